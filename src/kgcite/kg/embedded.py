@@ -1,0 +1,194 @@
+"""The embedded default store: pyoxigraph in memory or on disk, no server needed.
+
+:class:`EmbeddedSparqlStore` answers through SPARQL like a remote endpoint would;
+:class:`EmbeddedStore` answers the hot paths (entity, one-hop, label lookup) with pyoxigraph's
+quad-pattern API, which skips query parsing and planning and is an order of magnitude faster.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from pyoxigraph import BlankNode, Literal, NamedNode, Quad, QuerySolution, Store
+
+from kgcite.kg.loaders import graph_quads
+from kgcite.kg.model import Entity, Triple
+from kgcite.kg.rdf import with_label_keys
+from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
+from kgcite.kg.sparql import SparqlStore, Term
+
+_LABEL = NamedNode(RDFS_LABEL)
+_ALT = NamedNode(SKOS_ALT_LABEL)
+_KEY = NamedNode(LABEL_KEY)
+
+
+class EmbeddedSparqlStore(SparqlStore):
+    """A pyoxigraph store queried with SPARQL (in memory when ``path`` is None)."""
+
+    def __init__(self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False) -> None:
+        super().__init__(scheme)
+        self.path = Path(path) if path is not None else None
+        if self.path is None:
+            self.store = Store()
+        elif read_only:
+            self.store = Store.read_only(str(self.path))
+        else:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.store = Store(str(self.path))
+
+    def _select(self, query: str) -> Iterable[QuerySolution]:
+        return self.store.query(query)  # type: ignore[return-value]
+
+    def _ask(self, query: str) -> bool:
+        return bool(self.store.query(query))
+
+    def add_quads(self, quads: Iterable[Quad]) -> None:
+        """Bulk-insert quads (with label keys) without holding them all in memory."""
+        self.store.bulk_extend(with_label_keys(quads))
+        if self.path is not None:
+            self.store.flush()
+        self.invalidate()
+
+    def load(self, path: str | Path, *, progress: bool = False) -> int:
+        """Load a graph file (BioKaLMA JSON, TSV or RDF); returns the number of quads read."""
+        counter = _Counter(graph_quads(path, self.scheme), desc=Path(path).name if progress else None)
+        self.add_quads(counter)
+        return counter.n
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def close(self) -> None:
+        if self.path is not None:
+            self.store.flush()
+        del self.store
+
+
+class _Counter:
+    """Counts quads on their way into the store, with an optional progress bar."""
+
+    def __init__(self, quads: Iterable[Quad], desc: str | None) -> None:
+        self.quads, self.desc, self.n = quads, desc, 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        bar = None
+        if self.desc is not None:
+            from tqdm import tqdm
+
+            bar = tqdm(desc=f"loading {self.desc}", unit=" quads", unit_scale=True, mininterval=0.5)
+        for quad in self.quads:
+            self.n += 1
+            if bar is not None and self.n % 10_000 == 0:
+                bar.update(10_000)
+            yield quad
+        if bar is not None:
+            bar.update(self.n % 10_000)
+            bar.close()
+
+
+class EmbeddedStore(EmbeddedSparqlStore):
+    """The default store: SPARQL where flexibility matters, quad patterns on the hot paths."""
+
+    def __init__(self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False) -> None:
+        super().__init__(path, scheme, read_only=read_only)
+        self._key_index: list[tuple[str, str]] | None = None
+
+    def invalidate(self) -> None:
+        super().invalidate()
+        self._key_index = None
+
+    def _label(self, node: NamedNode) -> str | None:
+        labels = [q.object for q in self.store.quads_for_pattern(node, _LABEL, None)]
+        best = sorted((t for t in labels if self._lang_ok(t)), key=lambda t: (t.language is None, t.value))
+        return best[0].value if best else None
+
+    def _entities(self, iris: Sequence[str]) -> dict[str, Entity]:
+        out: dict[str, Entity] = {}
+        type_iri = self.scheme.type_relation_iri
+        for i in iris:
+            node = NamedNode(i)
+            labels = [q.object for q in self.store.quads_for_pattern(node, _LABEL, None)]
+            aliases = [q.object for q in self.store.quads_for_pattern(node, _ALT, None)]
+            types: list[Term] = []
+            if type_iri:
+                for q in self.store.quads_for_pattern(node, NamedNode(type_iri), None):
+                    o = q.object
+                    label = self._label(o) if isinstance(o, NamedNode) else None
+                    types.append(Literal(label) if label is not None else o)
+            entity = self._entity_from_parts(i, labels, aliases, types)
+            if entity is None and (
+                next(self.store.quads_for_pattern(node, None, None), None) or next(self.store.quads_for_pattern(None, None, node), None)
+            ):
+                entity = Entity(self.scheme.entity_id(i), self.scheme.entity_id(i))
+            if entity is not None:
+                out[i] = entity
+        return out
+
+    def _triples(
+        self,
+        subjects: Sequence[Term] | None = None,
+        predicates: Sequence[str] | None = None,
+        objects: Sequence[Term] | None = None,
+        limit: int | None = None,
+    ) -> list[Triple]:
+        preds = [NamedNode(p) for p in predicates] if predicates is not None else [None]
+        rows: list[tuple[Term, str, Term]] = []
+        for s in subjects if subjects is not None else [None]:
+            for p in preds:
+                for o in objects if objects is not None else [None]:
+                    for q in self.store.quads_for_pattern(s, p, o):
+                        pv = q.predicate.value
+                        if (p is None and not self.scheme.is_relation(pv)) or isinstance(q.object, BlankNode):
+                            continue
+                        rows.append((q.subject, pv, q.object))
+        rel_labels = self._relation_labels({p for _, p, _ in rows})
+        node_labels: dict[Term, str | None] = {}
+
+        def label_of(node: Term) -> Literal | None:
+            if node not in node_labels:
+                node_labels[node] = self._label(node) if isinstance(node, NamedNode) else None
+            text = node_labels[node]
+            return Literal(text) if text is not None else None
+
+        triples = (
+            self._triple(s, label_of(s), rel_labels[p], o, label_of(o) if isinstance(o, NamedNode) else None)
+            for s, p, o in rows
+        )
+        return self._dedupe(triples, limit)
+
+    def _value_terms(self, value: str) -> list[Term]:
+        variants = self._literal_variants(value)
+        nodes = [q.subject for v in variants for q in self.store.quads_for_pattern(None, _LABEL, v)]
+        return [*variants, *dict.fromkeys(nodes)]
+
+    def _keys(self) -> list[tuple[str, str]]:
+        """Sorted (label key, entity IRI) pairs: prefix lookups become a binary search."""
+        if self._key_index is None:
+            self._key_index = sorted(
+                (q.object.value, q.subject.value)
+                for q in self.store.quads_for_pattern(None, _KEY, None)
+                if isinstance(q.subject, NamedNode)
+            )
+        return self._key_index
+
+    def entities_by_label(self, text: str, *, prefix: bool = False, limit: int = 50) -> list[Entity]:
+        if not self._has_label_keys():
+            return super().entities_by_label(text, prefix=prefix, limit=limit)
+        key = label_key(text)
+        if not key:
+            return []
+        if prefix:
+            index = self._keys()
+            start = bisect.bisect_left(index, (key, ""))
+            hits: dict[str, int] = {}
+            for k, node in index[start:]:
+                if not k.startswith(key):
+                    break
+                hits[node] = min(hits.get(node, len(k)), len(k))
+            ranked = sorted(hits, key=lambda n: (hits[n], n))[:limit]
+        else:
+            ranked = sorted({q.subject.value for q in self.store.quads_for_pattern(None, _KEY, Literal(key))})[:limit]
+        found = self._entities(ranked)
+        return [found[n] for n in ranked if n in found]

@@ -1,0 +1,171 @@
+"""Readers for the graph formats kgcite ships or meets: BioKaLMA JSON, RDF, ``head|rel|tail`` TSV.
+
+Every reader validates as it goes and names the file, the line (or item) and the field of the
+first bad record, so a user can fix the input instead of guessing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pyoxigraph import Quad, RdfFormat, parse
+
+from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.kg.rdf import entity_quads, triple_quads
+from kgcite.kg.scheme import IriScheme
+
+
+class InputError(ValueError):
+    """Bad input, located: ``file:line: field: problem``."""
+
+    def __init__(self, path: str | Path, line: int | None, field: str | None, problem: str) -> None:
+        self.path, self.line, self.field, self.problem = str(path), line, field, problem
+        where = f"{path}:{line}" if line is not None else str(path)
+        super().__init__(f"{where}: {field}: {problem}" if field else f"{where}: {problem}")
+
+
+#: Keys of a BioKaLMA entity dict that are not relations.
+_BIOKALMA_META = {"qid", "name"}
+
+
+@dataclass(frozen=True)
+class BiokalmaItem:
+    """One BioKaLMA question with the graph the authors retrieved for it."""
+
+    index: int
+    question: str
+    graph: Subgraph
+
+
+def biokalma_subgraph(entities: Any, *, where: tuple[str | Path, int | None] = ("<input>", None), field: str = "kg") -> Subgraph:
+    """The subgraph of a list of BioKaLMA entity dicts (``qid``, ``name``, ``property: value``).
+
+    ``name`` becomes the entity label; ``date_of_birth`` style keys read as ``date of birth``,
+    as in the paper's prompts; empty values are absent knowledge, not triples.
+    """
+    path, line = where
+    if not isinstance(entities, list):
+        raise InputError(path, line, field, f"expected a list of entity objects, got {type(entities).__name__}")
+    parts = []
+    for i, raw in enumerate(entities):
+        f = f"{field}[{i}]"
+        if not isinstance(raw, Mapping):
+            raise InputError(path, line, f, f"expected an object, got {type(raw).__name__}")
+        qid = raw.get("qid")
+        if not isinstance(qid, str) or not qid.strip():
+            raise InputError(path, line, f"{f}.qid", "missing or not a non-empty string")
+        name = raw.get("name", qid)
+        if not isinstance(name, str):
+            raise InputError(path, line, f"{f}.name", "not a string")
+        label = name.strip() or qid
+        triples = []
+        for key, value in raw.items():
+            if key in _BIOKALMA_META:
+                continue
+            if not isinstance(value, str):
+                raise InputError(path, line, f"{f}.{key}", f"expected a string value, got {type(value).__name__}")
+            if value.strip():
+                triples.append(Triple(qid, label, key.replace("_", " ").strip(), value.strip()))
+        types = tuple(t.object_value for t in triples if t.relation == "instance of")
+        parts.append(Subgraph((Entity(qid, label, (), types),), tuple(triples)))
+    return Subgraph.merge(parts)
+
+
+def read_biokalma(path: str | Path) -> Iterator[BiokalmaItem]:
+    """Items of a BioKaLMA ``*_question_graph.json`` file: ``[[question, [entity, ...]], ...]``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(path, exc.lineno, None, f"invalid JSON: {exc.msg}") from exc
+    if not isinstance(data, list):
+        raise InputError(path, None, None, "expected a JSON list of [question, entities] items")
+    for i, item in enumerate(data):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+            raise InputError(path, None, f"item[{i}]", "expected [question, [entity, ...]]")
+        question = item[0].removeprefix("question:").strip()
+        yield BiokalmaItem(i, question, biokalma_subgraph(item[1], where=(path, None), field=f"item[{i}][1]"))
+
+
+def shipped_biokalma(split: str = "all") -> list[Path]:
+    """Paths of the BioKaLMA files shipped in the package (``specific``, ``general`` or ``all``)."""
+    root = resources.files("kgcite") / "data" / "biokalma"
+    files = {"specific": "complex_question_graph.json", "general": "simple_question_graph.json"}
+    if split == "all":
+        names = list(files.values())
+    elif split in files:
+        names = [files[split]]
+    else:
+        raise ValueError(f"unknown BioKaLMA split {split!r}; choose specific, general or all")
+    return [Path(str(root / n)) for n in names]
+
+
+def read_tsv(path: str | Path, *, sep: str = "|") -> Iterator[Triple]:
+    """``head|relation|tail`` lines (MetaQA ``kb.txt``); heads and tails are entities named by their text."""
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n\r")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split(sep)
+            if len(parts) != 3:
+                raise InputError(path, lineno, None, f"expected head{sep}relation{sep}tail, got {len(parts)} fields")
+            head, rel, tail = (p.strip() for p in parts)
+            for name, value in (("head", head), ("relation", rel), ("tail", tail)):
+                if not value:
+                    raise InputError(path, lineno, name, "empty")
+            yield Triple(head, head, rel, tail, tail)
+
+
+_RDF_FORMATS = {".nt": RdfFormat.N_TRIPLES, ".ttl": RdfFormat.TURTLE, ".nq": RdfFormat.N_QUADS, ".trig": RdfFormat.TRIG}
+
+
+def rdf_format(path: str | Path) -> RdfFormat | None:
+    return _RDF_FORMATS.get(Path(path).suffix.lower())
+
+
+def read_rdf(path: str | Path) -> Iterator[Quad]:
+    """Quads of an N-Triples / Turtle / N-Quads / TriG file, errors located in the file."""
+    fmt = rdf_format(path)
+    if fmt is None:
+        raise InputError(path, None, None, f"unknown RDF extension; use one of {sorted(_RDF_FORMATS)}")
+    try:
+        yield from parse(path=str(path), format=fmt)
+    except SyntaxError as exc:
+        raise InputError(path, getattr(exc, "lineno", None), None, f"RDF syntax error: {exc}") from exc
+
+
+def file_kind(path: str | Path) -> str:
+    """``biokalma``, ``tsv`` or ``rdf``, from the file name."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        return "biokalma"
+    if suffix in (".txt", ".tsv"):
+        return "tsv"
+    if suffix in _RDF_FORMATS:
+        return "rdf"
+    raise InputError(path, None, None, "unknown graph format: expected .json (BioKaLMA), .txt/.tsv (head|rel|tail) or RDF (.nt .ttl .nq .trig)")
+
+
+def graph_quads(path: str | Path, scheme: IriScheme) -> Iterator[Quad]:
+    """The RDF quads of any supported graph file, spelled with ``scheme``."""
+    kind = file_kind(path)
+    if kind == "rdf":
+        yield from read_rdf(path)
+        return
+    if kind == "biokalma":
+        subgraphs: Iterator[Subgraph] = (item.graph for item in read_biokalma(path))
+    else:
+        subgraphs = (Subgraph((Entity(t.subject_id, t.subject_label),), (t,)) for t in read_tsv(path))
+    seen: set[str] = set()
+    for graph in subgraphs:
+        for entity in graph.entities:
+            if entity.id not in seen:
+                seen.add(entity.id)
+                yield from entity_quads(entity, scheme)
+        for triple in graph.triples:
+            yield from triple_quads(triple, scheme)

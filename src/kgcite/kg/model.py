@@ -1,0 +1,93 @@
+"""The knowledge-graph data model every stage speaks: entities, triples, subgraphs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+#: A triple reduced to what a KaLMA citation can name: (entity id, relation label, value).
+TripleKey = tuple[str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A node of the graph with the names a question may use for it."""
+
+    id: str
+    label: str
+    aliases: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+
+    def names(self) -> tuple[str, ...]:
+        """The label first, then the aliases: every string that can refer to the entity."""
+        return (self.label, *self.aliases)
+
+
+@dataclass(frozen=True, slots=True)
+class Triple:
+    """One fact. ``object_value`` is always readable text (a literal or the object's label);
+    ``object_id`` is set only when the object is itself an entity of the graph."""
+
+    subject_id: str
+    subject_label: str
+    relation: str
+    object_value: str
+    object_id: str | None = None
+
+    @property
+    def key(self) -> TripleKey:
+        """The part a citation names, used for exact matching in the metrics."""
+        return (self.subject_id, self.relation, self.object_value)
+
+    def __str__(self) -> str:
+        return f"({self.subject_label} [{self.subject_id}], {self.relation}, {self.object_value})"
+
+
+@dataclass(frozen=True, slots=True)
+class Subgraph:
+    """A set of triples with the entities they are about (e.g. the retrieved graph G)."""
+
+    entities: tuple[Entity, ...] = ()
+    triples: tuple[Triple, ...] = ()
+    _keys: frozenset[TripleKey] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_keys", frozenset(t.key for t in self.triples))
+
+    @classmethod
+    def merge(cls, parts: Iterable[Subgraph]) -> Subgraph:
+        """Union of subgraphs, keeping the first occurrence of each entity and triple."""
+        entities: dict[str, Entity] = {}
+        triples: dict[tuple[str, str, str, str | None], Triple] = {}
+        for part in parts:
+            for e in part.entities:
+                entities.setdefault(e.id, e)
+            for t in part.triples:
+                triples.setdefault((*t.key, t.object_id), t)
+        return cls(tuple(entities.values()), tuple(triples.values()))
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, Triple):
+            key = key.key
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[Triple]:
+        return iter(self.triples)
+
+    def __len__(self) -> int:
+        return len(self.triples)
+
+    @property
+    def keys(self) -> frozenset[TripleKey]:
+        return self._keys
+
+    def relations(self) -> frozenset[str]:
+        """Relation labels used in the subgraph; the citation parser resolves values with them."""
+        return frozenset(t.relation for t in self.triples)
+
+    def entity(self, entity_id: str) -> Entity | None:
+        return next((e for e in self.entities if e.id == entity_id), None)
+
+    def about(self, entity_id: str) -> tuple[Triple, ...]:
+        """Outgoing triples of one entity."""
+        return tuple(t for t in self.triples if t.subject_id == entity_id)

@@ -1,0 +1,366 @@
+"""The KG store protocol answered with SPARQL 1.1: one query builder, several executors.
+
+:class:`SparqlStore` is a template: it builds every query (terms serialised by pyoxigraph, so a
+label can never change a query's meaning) and turns solutions into :mod:`kgcite.kg.model`
+objects; subclasses only say how a query is executed (:class:`HttpSparqlStore` over the SPARQL
+1.1 protocol, :class:`kgcite.kg.embedded.EmbeddedSparqlStore` in-process).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+
+import httpx
+from pyoxigraph import (
+    BlankNode,
+    Literal,
+    NamedNode,
+    QueryBoolean,
+    QueryResultsFormat,
+    QuerySolution,
+    QuerySolutions,
+    parse_query_results,
+)
+
+from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
+from kgcite.kg.store import KGError
+
+Term = NamedNode | Literal | BlankNode
+
+
+def iri(value: str) -> str:
+    """A SPARQL IRI token; raises ValueError for a string that is no valid IRI."""
+    return str(NamedNode(value))
+
+
+def values(var: str, terms: Iterable[Term]) -> str:
+    """An inline ``VALUES`` block: the safe way to put outside text into a query."""
+    return f"VALUES {var} {{ {' '.join(str(t) for t in terms)} }}"
+
+
+class SparqlStore:
+    """:class:`~kgcite.kg.store.KGStore` over any SPARQL 1.1 query engine."""
+
+    def __init__(self, scheme: IriScheme | None = None) -> None:
+        self.scheme = scheme or IriScheme()
+        self._relation_label_cache: dict[str, str] = {}
+        self._relation_iri_cache: dict[str, tuple[str, ...]] = {}
+        self._label_keys: bool | None = None
+        self._relations: list[str] | None = None
+
+    # -- what a subclass provides -------------------------------------------------------------
+    def _select(self, query: str) -> Iterable[QuerySolution]:
+        raise NotImplementedError
+
+    def _ask(self, query: str) -> bool:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release connections or files; the base holds none."""
+
+    def __enter__(self) -> SparqlStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- small helpers ------------------------------------------------------------------------
+    def _lang_ok(self, term: Term | None) -> bool:
+        if not isinstance(term, Literal):
+            return False
+        lang = term.language
+        return lang is None or lang == self.scheme.language or lang.startswith(self.scheme.language + "-")
+
+    def _lang_filter(self, var: str) -> str:
+        lang = str(Literal(self.scheme.language))
+        return f'FILTER(LANG({var}) = "" || LANGMATCHES(LANG({var}), {lang}))'
+
+    def _literal_variants(self, text: str) -> list[Literal]:
+        """A value as the plain literal kgcite writes and as WikiData's language-tagged one."""
+        return [Literal(text), Literal(text, language=self.scheme.language)]
+
+    def _node_text(self, term: Term) -> str:
+        return term.value if isinstance(term, Literal) else self.scheme.entity_id(term.value)
+
+    def invalidate(self) -> None:
+        """Forget cached facts about the data (call after the data changed)."""
+        self._label_keys = None
+        self._relations = None
+        self._relation_label_cache.clear()
+        self._relation_iri_cache.clear()
+
+    # -- relations ----------------------------------------------------------------------------
+    def _relation_labels(self, predicates: Iterable[str]) -> dict[str, str]:
+        """Labels of predicate IRIs, read off the IRI or looked up once and cached."""
+        missing = []
+        for p in set(predicates):
+            if p in self._relation_label_cache:
+                continue
+            label = self.scheme.relation_label(p)
+            if label is None:
+                missing.append(p)
+            else:
+                self._relation_label_cache[p] = label
+        if missing:
+            nodes = {self.scheme.relation_label_node(p): p for p in missing}
+            q = (
+                f"SELECT ?n ?l WHERE {{ {values('?n', map(NamedNode, nodes))} "
+                f"?n <{RDFS_LABEL}> ?l . {self._lang_filter('?l')} }}"
+            )
+            for row in self._select(q):
+                self._relation_label_cache.setdefault(nodes[row["n"].value], row["l"].value)
+            for p in missing:  # no label in the data: fall back to the IRI's local name
+                self._relation_label_cache.setdefault(p, p.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1])
+        return self._relation_label_cache
+
+    def _relation_iris(self, label: str) -> tuple[str, ...]:
+        """Predicate IRIs carrying a relation label (several when the data has synonyms)."""
+        if label in self._relation_iri_cache:
+            return self._relation_iri_cache[label]
+        direct = self.scheme.relation_iri(label)
+        if direct is not None:
+            found: tuple[str, ...] = (direct,)
+        else:
+            q = f"SELECT DISTINCT ?n WHERE {{ {values('?l', self._literal_variants(label))} ?n <{RDFS_LABEL}> ?l }}"
+            found = tuple(
+                sorted(p for row in self._select(q) if (p := self.scheme.relation_from_label_node(row["n"].value)))
+            )
+        self._relation_iri_cache[label] = found
+        return found
+
+    def relations(self) -> list[str]:
+        if self._relations is None:
+            ns = str(Literal(self.scheme.relation_ns))
+            q = f"SELECT DISTINCT ?p WHERE {{ ?s ?p ?o . FILTER(STRSTARTS(STR(?p), {ns})) }}"
+            preds = [row["p"].value for row in self._select(q)]
+            labels = self._relation_labels(preds)
+            self._relations = sorted({labels[p] for p in preds})
+        return list(self._relations)
+
+    # -- entities -----------------------------------------------------------------------------
+    def _entities(self, iris: Sequence[str]) -> dict[str, Entity]:
+        """Label, aliases and types of several entities in one query."""
+        if not iris:
+            return {}
+        preds = [NamedNode(RDFS_LABEL), NamedNode(SKOS_ALT_LABEL)]
+        type_iri = self.scheme.type_relation_iri
+        if type_iri:
+            preds.append(NamedNode(type_iri))
+        q = (
+            f"SELECT ?e ?p ?v ?vl WHERE {{ {values('?e', map(NamedNode, iris))} {values('?p', preds)} "
+            f"?e ?p ?v . OPTIONAL {{ ?v <{RDFS_LABEL}> ?vl . {self._lang_filter('?vl')} }} }}"
+        )
+        parts: dict[str, dict[str, list[Term]]] = {i: {"label": [], "alias": [], "type": []} for i in iris}
+        for row in self._select(q):
+            p = row["p"].value
+            slot = "label" if p == RDFS_LABEL else "alias" if p == SKOS_ALT_LABEL else "type"
+            v = row["v"]
+            if slot == "type" and not isinstance(v, Literal):
+                v = row["vl"] or v
+            parts[row["e"].value][slot].append(v)
+        out: dict[str, Entity] = {}
+        for i, p in parts.items():
+            entity = self._entity_from_parts(i, p["label"], p["alias"], p["type"])
+            if entity is not None:
+                out[i] = entity
+        missing = [i for i in iris if i not in out]
+        if missing:  # entities with neither label nor type still exist if they have any triple
+            q = f"SELECT DISTINCT ?e WHERE {{ {values('?e', map(NamedNode, missing))} {{ ?e ?p ?o }} UNION {{ ?s ?p ?e }} }}"
+            for row in self._select(q):
+                out[row["e"].value] = Entity(self.scheme.entity_id(row["e"].value), self.scheme.entity_id(row["e"].value))
+        return out
+
+    def _entity_from_parts(
+        self, entity_iri: str, labels: Sequence[Term], aliases: Sequence[Term], types: Sequence[Term]
+    ) -> Entity | None:
+        if not (labels or aliases or types):
+            return None
+        entity_id = self.scheme.entity_id(entity_iri)
+        ok_labels = sorted((t for t in labels if self._lang_ok(t)), key=lambda t: (t.language is None, t.value))
+        label = ok_labels[0].value if ok_labels else entity_id
+        alias_set = dict.fromkeys(t.value for t in ok_labels[1:] if t.value != label)
+        alias_set.update(dict.fromkeys(t.value for t in aliases if self._lang_ok(t) and t.value != label))
+        type_set = dict.fromkeys(self._node_text(t) for t in types if not isinstance(t, Literal) or self._lang_ok(t))
+        return Entity(entity_id, label, tuple(sorted(alias_set)), tuple(sorted(type_set)))
+
+    def entity(self, entity_id: str) -> Entity | None:
+        node = self.scheme.entity_iri(entity_id)
+        return self._entities([node]).get(node)
+
+    def _has_label_keys(self) -> bool:
+        if self._label_keys is None:
+            self._label_keys = self._ask(f"ASK {{ ?s <{LABEL_KEY}> ?o }}")
+        return self._label_keys
+
+    def entities_by_label(self, text: str, *, prefix: bool = False, limit: int = 50) -> list[Entity]:
+        key = label_key(text)
+        if not key:
+            return []
+        k = str(Literal(key))
+        if self._has_label_keys():
+            cond = f"?e <{LABEL_KEY}> ?k . FILTER(STRSTARTS(?k, {k}))" if prefix else f"?e <{LABEL_KEY}> {k} . BIND({k} AS ?k)"
+        else:  # foreign data without kgcite's key index: compare lower-cased labels
+            test = f"STRSTARTS(LCASE(STR(?l)), {k})" if prefix else f"LCASE(STR(?l)) = {k}"
+            cond = (
+                f"?e <{RDFS_LABEL}>|<{SKOS_ALT_LABEL}> ?l . {self._lang_filter('?l')} "
+                f"FILTER({test}) BIND(LCASE(STR(?l)) AS ?k)"
+            )
+        q = (
+            f"SELECT ?e (MIN(STRLEN(?k)) AS ?n) WHERE {{ {cond} FILTER(isIRI(?e)) }} "
+            f"GROUP BY ?e ORDER BY ?n STR(?e) LIMIT {int(limit)}"
+        )
+        hits = [row["e"].value for row in self._select(q)]
+        found = self._entities(hits)
+        return [found[h] for h in hits if h in found]
+
+    # -- triples ------------------------------------------------------------------------------
+    def _triples(
+        self,
+        subjects: Sequence[Term] | None = None,
+        predicates: Sequence[str] | None = None,
+        objects: Sequence[Term] | None = None,
+        limit: int | None = None,
+    ) -> list[Triple]:
+        """Relation triples matching the given candidate terms (None: any), with labels."""
+        blocks = []
+        if subjects is not None:
+            blocks.append(values("?s", subjects))
+        if predicates is not None:
+            blocks.append(values("?p", map(NamedNode, predicates)))
+        if objects is not None:
+            blocks.append(values("?o", objects))
+        pred_filter = "" if predicates is not None else (
+            f"FILTER(STRSTARTS(STR(?p), {Literal(self.scheme.relation_ns)}))"
+        )
+        q = (
+            f"SELECT ?s ?sl ?p ?o ?ol WHERE {{ {' '.join(blocks)} ?s ?p ?o . {pred_filter} "
+            f"OPTIONAL {{ ?s <{RDFS_LABEL}> ?sl . {self._lang_filter('?sl')} }} "
+            f"OPTIONAL {{ ?o <{RDFS_LABEL}> ?ol . {self._lang_filter('?ol')} }} }}"
+            + (f" LIMIT {int(limit) * 4}" if limit else "")
+        )
+        rows = [(r["s"], r["sl"], r["p"].value, r["o"], r["ol"]) for r in self._select(q)]
+        labels = self._relation_labels(p for _, _, p, _, _ in rows)
+        return self._dedupe(
+            (self._triple(s, sl, labels[p], o, ol) for s, sl, p, o, ol in rows if not isinstance(o, BlankNode)),
+            limit,
+        )
+
+    def _triple(self, s: Term, s_label: Term | None, relation: str, o: Term, o_label: Term | None) -> Triple:
+        subject_id = self.scheme.entity_id(s.value)
+        if isinstance(o, Literal):
+            return Triple(subject_id, s_label.value if s_label else subject_id, relation, o.value)
+        object_id = self.scheme.entity_id(o.value)
+        return Triple(
+            subject_id, s_label.value if s_label else subject_id, relation, o_label.value if o_label else object_id, object_id
+        )
+
+    @staticmethod
+    def _dedupe(triples: Iterable[Triple], limit: int | None) -> list[Triple]:
+        """One triple per (subject, relation, object) although labels may come in several rows."""
+        out: dict[tuple[str, str, str | None, str], Triple] = {}
+        for t in triples:
+            out.setdefault((t.subject_id, t.relation, t.object_id, t.object_value if t.object_id is None else ""), t)
+            if limit is not None and len(out) >= limit:
+                break
+        return list(out.values())
+
+    def outgoing(self, entity_id: str) -> list[Triple]:
+        return self._triples(subjects=[NamedNode(self.scheme.entity_iri(entity_id))])
+
+    def incoming(self, entity_id: str) -> list[Triple]:
+        return self._triples(objects=[NamedNode(self.scheme.entity_iri(entity_id))])
+
+    def one_hop(self, entity_id: str) -> Subgraph:
+        entity = self.entity(entity_id)
+        if entity is None:
+            return Subgraph()
+        return Subgraph((entity,), tuple(self.outgoing(entity_id)) + tuple(self.incoming(entity_id)))
+
+    def _value_terms(self, value: str) -> list[Term]:
+        """Objects a readable value can stand for: the literal, or entities with that label."""
+        q = f"SELECT DISTINCT ?o WHERE {{ {values('?l', self._literal_variants(value))} ?o <{RDFS_LABEL}> ?l }}"
+        return [*self._literal_variants(value), *(row["o"] for row in self._select(q))]
+
+    def match(
+        self,
+        subject_id: str | None = None,
+        relation: str | None = None,
+        value: str | None = None,
+        object_id: str | None = None,
+        *,
+        limit: int | None = None,
+    ) -> list[Triple]:
+        subjects = [NamedNode(self.scheme.entity_iri(subject_id))] if subject_id is not None else None
+        predicates = list(self._relation_iris(relation)) if relation is not None else None
+        if predicates == []:
+            return []
+        objects: list[Term] | None = None
+        if object_id is not None:
+            objects = [NamedNode(self.scheme.entity_iri(object_id))]
+        if value is not None:
+            candidates = self._value_terms(value)
+            objects = candidates if objects is None else [o for o in objects if o in candidates]
+            if not objects:
+                return []
+        return self._triples(subjects, predicates, objects, limit)
+
+
+class HttpSparqlStore(SparqlStore):
+    """A remote SPARQL 1.1 endpoint (Oxigraph, Virtuoso, QLever, WikiData Query Service...)."""
+
+    def __init__(
+        self,
+        endpoint: str,
+        scheme: IriScheme | None = None,
+        *,
+        timeout: float = 30.0,
+        retries: int = 2,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(scheme)
+        self.endpoint = endpoint
+        self.retries = retries
+        self._client = httpx.Client(
+            timeout=timeout,
+            headers={"Accept": "application/sparql-results+json", "User-Agent": "kgcite", **(headers or {})},
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _post(self, query: str) -> bytes:
+        delay = 0.5
+        for attempt in range(self.retries + 1):
+            try:
+                resp = self._client.post(self.endpoint, data={"query": query})
+            except httpx.HTTPError as exc:
+                if attempt == self.retries:
+                    raise KGError(f"SPARQL endpoint {self.endpoint} unreachable: {exc}") from exc
+            else:
+                if resp.status_code < 500 or attempt == self.retries:
+                    if resp.status_code >= 400:
+                        raise KGError(
+                            f"SPARQL endpoint {self.endpoint} answered HTTP {resp.status_code}: {resp.text[:300]}"
+                        )
+                    return resp.content
+            time.sleep(delay)
+            delay *= 2
+        raise AssertionError("unreachable")
+
+    def _results(self, query: str) -> QuerySolutions | QueryBoolean:
+        body = self._post(query)
+        try:
+            return parse_query_results(body, format=QueryResultsFormat.JSON)
+        except (SyntaxError, ValueError) as exc:
+            raise KGError(f"SPARQL endpoint {self.endpoint} sent unreadable results: {exc}") from exc
+
+    def _select(self, query: str) -> list[QuerySolution]:
+        res = self._results(query)
+        if not isinstance(res, QuerySolutions):
+            raise KGError(f"SPARQL endpoint {self.endpoint} answered a SELECT with a boolean")
+        return list(res)
+
+    def _ask(self, query: str) -> bool:
+        return bool(self._results(query))

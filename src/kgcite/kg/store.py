@@ -1,0 +1,54 @@
+"""The one interface every knowledge-graph backend offers to retrieval and evaluation."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from kgcite.kg.model import Entity, Subgraph, Triple
+
+
+class KGError(RuntimeError):
+    """A store could not answer (endpoint down, bad response, unreadable store)."""
+
+
+@runtime_checkable
+class KGStore(Protocol):
+    """Read access to a knowledge graph, whatever holds it (embedded store, SPARQL endpoint)."""
+
+    def entity(self, entity_id: str) -> Entity | None:
+        """The entity with this id, or None if the graph does not know it."""
+        ...
+
+    def entities_by_label(self, text: str, *, prefix: bool = False, limit: int = 50) -> list[Entity]:
+        """Entities whose label or an alias equals ``text`` (case-insensitive), or starts with it."""
+        ...
+
+    def outgoing(self, entity_id: str) -> list[Triple]:
+        """Triples whose subject is the entity."""
+        ...
+
+    def incoming(self, entity_id: str) -> list[Triple]:
+        """Triples whose object is the entity."""
+        ...
+
+    def one_hop(self, entity_id: str) -> Subgraph:
+        """The entity with its outgoing and incoming triples: KaLMA's retrieved graph of one entity."""
+        ...
+
+    def match(
+        self,
+        subject_id: str | None = None,
+        relation: str | None = None,
+        value: str | None = None,
+        object_id: str | None = None,
+        *,
+        limit: int | None = None,
+    ) -> list[Triple]:
+        """Triples matching every given part (``value`` matches a literal or an object's label)."""
+        ...
+
+    def relations(self) -> list[str]:
+        """All relation labels used in the graph, sorted."""
+        ...
+
+    def close(self) -> None: ...
