@@ -1,0 +1,84 @@
+"""Answer files: the JSONL that ``kgcite run`` writes and ``kgcite eval`` reads.
+
+One line per answer: ``{"id", "question", "answer", "kg", "minimum_knowledge"}``, ``kg`` a list
+of BioKaLMA-style entity dicts, ``minimum_knowledge`` a list of ``[qid, property, value]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgcite.generate.citations import ParsedAnswer, parse_answer
+from kgcite.kg.loaders import InputError, biokalma_subgraph
+from kgcite.kg.model import Subgraph, TripleKey
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    id: str
+    question: str
+    answer: str
+    graph: Subgraph
+    minimum: tuple[TripleKey, ...]
+    line: int
+
+    def parsed(self) -> ParsedAnswer:
+        """The answer's citations, values resolved against this question's graph."""
+        return parse_answer(self.answer, self.graph)
+
+
+def _field(obj: dict[str, Any], name: str, kind: type, path: Path, line: int) -> Any:
+    if name not in obj:
+        raise InputError(path, line, name, "missing")
+    value = obj[name]
+    if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool) and name == "id":
+        return str(value)
+    if not isinstance(value, kind):
+        raise InputError(path, line, name, f"expected {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def parse_record(text: str, path: Path, line: int) -> AnswerRecord:
+    """One JSONL line to a record; an :class:`InputError` names the line and the bad field."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, line, None, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
+    if not isinstance(obj, dict):
+        raise InputError(path, line, None, f"expected a JSON object, got {type(obj).__name__}")
+    minimum = []
+    for i, item in enumerate(_field(obj, "minimum_knowledge", list, path, line)):
+        if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
+            raise InputError(path, line, f"minimum_knowledge[{i}]", "expected [qid, property, value] strings")
+        minimum.append((item[0].strip(), item[1].strip(), item[2].strip()))
+    return AnswerRecord(
+        id=_field(obj, "id", str, path, line),
+        question=_field(obj, "question", str, path, line),
+        answer=_field(obj, "answer", str, path, line),
+        graph=biokalma_subgraph(_field(obj, "kg", list, path, line), where=(path, line), field="kg"),
+        minimum=tuple(minimum),
+        line=line,
+    )
+
+
+def read_records(path: str | Path, *, skip_bad: bool = False) -> Iterator[AnswerRecord | InputError]:
+    """Records of an answer file; with ``skip_bad`` a bad line yields its error instead of raising."""
+    path = Path(path)
+    try:
+        fh = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, None, None, f"cannot read: {exc.strerror}") from exc
+    with fh:
+        for line_no, text in enumerate(fh, 1):
+            if not text.strip():
+                continue
+            try:
+                yield parse_record(text, path, line_no)
+            except InputError as err:
+                if not skip_bad:
+                    raise
+                yield err
