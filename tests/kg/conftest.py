@@ -1,0 +1,184 @@
+"""Stores for the shared KG suite: the same small graphs in every backend kgcite supports.
+
+The SPARQL server is the real ``oxigraph`` server from PyPI, started on 127.0.0.1 for the test
+session and stopped after it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from pyoxigraph import Literal, NamedNode, Quad, RdfFormat
+
+from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, Entity, HttpSparqlStore, IriScheme, Triple, WikidataScheme
+from kgcite.kg.rdf import entity_quads, triple_quads
+from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
+
+# Labels built to break naive query building: quotes, backslashes, newlines, braces, keywords.
+HOSTILE_LABEL = 'O\'Brien "the \\ quoted" } ; DROP ALL ; #'
+HOSTILE_NEWLINE = "first line\nSELECT * WHERE { ?s ?p ?o }"
+HOSTILE_VALUE = 'x" } UNION { ?s ?p ?o } #'
+HOSTILE_ID = 'id with "quotes" and spaces>{}'
+
+ENTITIES = [
+    Entity("Q212657", "Artemisia Gentileschi", ("Artemisia",)),
+    Entity("Q367360", "Orazio Gentileschi"),
+    Entity("Q220", "Rome", ("Roma",)),
+    Entity("Q1001", "Anne Hathaway"),
+    Entity("Q1002", "Anne Hathaway"),
+    Entity("H1", HOSTILE_LABEL),
+    Entity("H2", HOSTILE_NEWLINE),
+    Entity(HOSTILE_ID, "Hostile Id"),
+]
+TRIPLES = [
+    Triple("Q212657", "Artemisia Gentileschi", "instance of", "human"),
+    Triple("Q212657", "Artemisia Gentileschi", "place of birth", "Rome", "Q220"),
+    Triple("Q212657", "Artemisia Gentileschi", "occupation", "painter"),
+    Triple("Q212657", "Artemisia Gentileschi", "father", "Orazio Gentileschi", "Q367360"),
+    Triple("Q212657", "Artemisia Gentileschi", "residence", "Washington, D.C."),
+    Triple("Q367360", "Orazio Gentileschi", "occupation", "painter"),
+    Triple("Q367360", "Orazio Gentileschi", "child", "Artemisia Gentileschi", "Q212657"),
+    Triple("Q1001", "Anne Hathaway", "occupation", "actor"),
+    Triple("Q1002", "Anne Hathaway", "spouse", "William Shakespeare"),
+    Triple("H1", HOSTILE_LABEL, "motto", HOSTILE_VALUE),
+    Triple("H2", HOSTILE_NEWLINE, "described by", HOSTILE_LABEL, "H1"),
+    Triple(HOSTILE_ID, "Hostile Id", "occupation", "painter"),
+]
+
+# The WikiData spelling of (part of) the same graph: property ids, language-tagged labels.
+WD_PROPERTIES = {"P31": "instance of", "P19": "place of birth", "P106": "occupation", "P22": "father", "P1545": "motto"}
+WD_ENTITIES = {"Q212657": "Artemisia Gentileschi", "Q367360": "Orazio Gentileschi", "Q220": "Rome", "Q5": "human",
+               "Q1028181": "painter", "Q666": HOSTILE_LABEL}
+WD_CLAIMS = [("Q212657", "P31", "Q5"), ("Q212657", "P19", "Q220"), ("Q212657", "P106", "Q1028181"),
+             ("Q212657", "P22", "Q367360"), ("Q367360", "P106", "Q1028181"), ("Q666", "P1545", HOSTILE_VALUE)]
+
+
+def generic_quads() -> list[Quad]:
+    scheme = IriScheme()
+    quads = [q for e in ENTITIES for q in entity_quads(e, scheme)]
+    return quads + [q for t in TRIPLES for q in triple_quads(t, scheme)]
+
+
+def wikidata_quads() -> list[Quad]:
+    s = WikidataScheme()
+    label = NamedNode(RDFS_LABEL)
+    quads = [Quad(NamedNode(s.entity_ns + k), label, Literal(v, language="en")) for k, v in {**WD_PROPERTIES, **WD_ENTITIES}.items()]
+    quads.append(Quad(NamedNode(s.entity_ns + "Q212657"), NamedNode(SKOS_ALT_LABEL), Literal("Artemisia", language="en")))
+    quads.append(Quad(NamedNode(s.entity_ns + "Q212657"), label, Literal("Artemisia Gentileschi", language="it")))
+    quads.append(Quad(NamedNode(s.entity_ns + "Q212657"), label, Literal("Artemisia Gentileschi", language="de")))
+    for subj, prop, obj in WD_CLAIMS:
+        o = NamedNode(s.entity_ns + obj) if obj in WD_ENTITIES else Literal(obj)
+        quads.append(Quad(NamedNode(s.entity_ns + subj), NamedNode(s.relation_ns + prop), o))
+    return quads
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _oxigraph_binary() -> str:
+    exe = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
+    if not os.path.exists(exe):
+        pytest.fail("the `oxigraph` server is not installed: pip install -e '.[test]'")
+    return exe
+
+
+class OxigraphServer:
+    """A real Oxigraph SPARQL server on loopback, with one dataset per named store."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def serve(self, name: str, quads: list[Quad]) -> str:
+        data_file = self.root / f"{name}.nq"
+        store = EmbeddedSparqlStore()
+        store.store.extend(quads)  # as written: no kgcite label keys, like a foreign endpoint
+        store.store.dump(str(data_file), format=RdfFormat.N_QUADS)
+        location = self.root / name
+        exe = _oxigraph_binary()
+        subprocess.run([exe, "load", "--location", str(location), "--file", str(data_file)], check=True, capture_output=True)
+        port = _free_port()
+        log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen([exe, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
+                                stdout=log, stderr=subprocess.STDOUT)
+        self.procs.append(proc)
+        url = f"http://127.0.0.1:{port}/query"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"oxigraph serve exited: {(self.root / f'{name}.log').read_text()}")
+            try:
+                if httpx.post(url, data={"query": "ASK {}"}, timeout=1).status_code == 200:
+                    return url
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("oxigraph server did not start within 20 s")
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="session")
+def oxigraph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OxigraphServer]:
+    server = OxigraphServer(tmp_path_factory.mktemp("oxigraph"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def generic_endpoint(oxigraph_server: OxigraphServer) -> str:
+    from kgcite.kg.rdf import with_label_keys
+
+    return oxigraph_server.serve("generic", list(with_label_keys(generic_quads())))
+
+
+@pytest.fixture(scope="session")
+def wikidata_endpoint(oxigraph_server: OxigraphServer) -> str:
+    return oxigraph_server.serve("wikidata", wikidata_quads())
+
+
+GENERIC_BACKENDS = ["embedded", "embedded-sparql", "embedded-disk", "server"]
+WIKIDATA_BACKENDS = ["embedded", "server"]
+
+
+@pytest.fixture(params=GENERIC_BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
+    """The generic test graph in each backend; every test using it runs once per backend."""
+    kind = request.param
+    if kind == "server":
+        s: object = HttpSparqlStore(request.getfixturevalue("generic_endpoint"))
+    else:
+        cls = EmbeddedSparqlStore if kind == "embedded-sparql" else EmbeddedStore
+        s = cls(tmp_path / "store" if kind == "embedded-disk" else None)
+        s.add_quads(generic_quads())  # type: ignore[attr-defined]
+    yield s
+    s.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(params=WIKIDATA_BACKENDS)
+def wd_store(request: pytest.FixtureRequest) -> Iterator[object]:
+    """The WikiData-spelled graph, loaded as foreign data (no kgcite label keys)."""
+    if request.param == "server":
+        s: object = HttpSparqlStore(request.getfixturevalue("wikidata_endpoint"), WikidataScheme())
+    else:
+        s = EmbeddedStore(None, WikidataScheme())
+        s.store.extend(wikidata_quads())  # type: ignore[attr-defined]
+    yield s
+    s.close()  # type: ignore[attr-defined]

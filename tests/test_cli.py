@@ -1,0 +1,127 @@
+"""The command line as a user runs it: the installed console script in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.evaluate.test_citation import FIGURE_2, K, M
+
+KEYS = {"n_answers", "n_citations", "correctness", "precision_micro", "recall_micro", "f1_micro",
+        "precision_macro", "recall_macro", "f1_macro", "n_skipped"}
+
+
+def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("kgcite")
+    cmd = [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=120)
+
+
+def figure_2_record(id_: str = "fig2") -> dict[str, object]:
+    kg = [{"qid": qid, "name": f"Entity {qid}", prop: value} for qid, prop, value in K.values()]
+    return {"id": id_, "question": "Figure 2?", "answer": FIGURE_2, "kg": kg, "minimum_knowledge": [list(k) for k in M]}
+
+
+@pytest.fixture
+def answers(tmp_path: Path) -> Path:
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps(figure_2_record()) + "\n")
+    return path
+
+
+def test_eval_citations_json_contract(answers: Path) -> None:
+    res = kgcite("eval", "citations", "--answers", str(answers), "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert KEYS <= out.keys()
+    assert (out["n_answers"], out["n_citations"], out["correctness"]) == (1, 6, 1.0)
+    assert out["precision_micro"] == pytest.approx(0.5) and out["recall_micro"] == pytest.approx(0.4)
+    distinct = json.loads(kgcite("eval", "citations", "--answers", str(answers), "--json", "--precision-unit", "distinct").stdout)
+    assert distinct["precision_micro"] == pytest.approx(2 / 6)
+
+
+def test_eval_citations_table(answers: Path) -> None:
+    res = kgcite("eval", "citations", "--answers", str(answers))
+    assert res.returncode == 0
+    assert "precision    0.500" in res.stdout and "recall       0.400" in res.stdout
+    assert "1 answers, 6 citation triples" in res.stdout
+
+
+def test_bad_line_stops_with_file_line_and_field(answers: Path) -> None:
+    bad = figure_2_record("bad")
+    del bad["minimum_knowledge"]
+    worse = figure_2_record("worse")
+    worse["kg"] = [{"name": "no qid"}]
+    with answers.open("a") as fh:
+        fh.write(json.dumps(bad) + "\n" + json.dumps(worse) + "\n{not json\n")
+    res = kgcite("eval", "citations", "--answers", str(answers), "--json")
+    assert res.returncode == 2 and res.stdout == ""
+    assert f"{answers}:2: minimum_knowledge: missing" in res.stderr
+    res = kgcite("eval", "citations", "--answers", str(answers), "--json", "--skip-bad")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert (out["n_answers"], out["n_skipped"], out["precision_micro"]) == (1, 3, 0.5)
+    assert f"{answers}:3: kg[0].qid: missing" in res.stderr
+    assert f"{answers}:4: invalid JSON" in res.stderr
+
+
+def test_missing_answer_file_is_a_clear_error(tmp_path: Path) -> None:
+    res = kgcite("eval", "citations", "--answers", str(tmp_path / "nope.jsonl"))
+    assert res.returncode == 2 and "nope.jsonl: cannot read" in res.stderr
+
+
+def test_kg_load_then_show(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.txt"
+    kb.write_text("Kismet|directed_by|William Dieterle\nKismet|release_year|1944\nThe Hunchback|directed_by|William Dieterle\n")
+    store = tmp_path / "store"
+    res = kgcite("kg", "load", str(kb), "--store", str(store))
+    assert res.returncode == 0, res.stderr
+    assert "kb.txt:" in res.stdout
+    shown = kgcite("kg", "show", "william dieterle", "--store", str(store), "--json")
+    assert shown.returncode == 0, shown.stderr
+    [entity] = json.loads(shown.stdout)
+    assert entity["id"] == "William Dieterle"
+    assert sorted(s for s, _, _ in entity["incoming"]) == ["Kismet", "The Hunchback"]
+    text = kgcite("kg", "show", "Kismet", "--store", str(store)).stdout
+    assert "directed_by" in text and "release_year" in text
+
+
+def test_kg_show_defaults_to_shipped_biokalma() -> None:
+    res = kgcite("kg", "show", "Q206534", "--json")
+    [entity] = json.loads(res.stdout)
+    assert entity["label"] == "Stephen Crane"
+    assert ["father", "Jonathan Townley Crane", None] in entity["outgoing"]
+    missing = kgcite("kg", "show", "No Such Person Anywhere")
+    assert missing.returncode == 1 and "no entity" in missing.stderr
+    assert kgcite("kg", "show", "x", "--store", "/nonexistent/store").returncode == 2
+
+
+def test_demo_runs_and_reopens_its_store(tmp_path: Path) -> None:
+    first = kgcite("demo", "--store", str(tmp_path / "s"), "--json")
+    assert first.returncode == 0, first.stderr
+    assert "loaded BioKaLMA" in first.stderr
+    report = json.loads(first.stdout)
+    assert report["n_answers"] == 4 and 0 < report["correctness"] < 1  # the samples carry deliberate mistakes
+    second = kgcite("demo", "--store", str(tmp_path / "s"), "--json")
+    assert "nothing reloaded" in second.stderr
+    assert json.loads(second.stdout) == report
+    # G read from the store gives the same numbers as G from the answer file itself
+    inline = kgcite("eval", "citations", "--answers", str(_sample_path()), "--json")
+    assert json.loads(inline.stdout) == report
+
+
+def _sample_path() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("kgcite") / "data" / "samples" / "biokalma_sample_answers.jsonl"))
+
+
+def test_help_describes_the_commands() -> None:
+    res = kgcite("--help")
+    assert res.returncode == 0 and all(c in res.stdout for c in ("demo", "kg", "eval"))
+    assert "--precision-unit" in kgcite("eval", "citations", "--help").stdout
