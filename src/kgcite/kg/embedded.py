@@ -101,7 +101,10 @@ class EmbeddedStore(EmbeddedSparqlStore):
 
     def _label(self, node: NamedNode) -> str | None:
         labels = [q.object for q in self.store.quads_for_pattern(node, _LABEL, None)]
-        best = sorted((t for t in labels if self._lang_ok(t)), key=lambda t: (t.language is None, t.value))
+        if len(labels) == 1:  # the common case, without sorting
+            only = labels[0]
+            return only.value if self._lang_ok(only) and only.value else None
+        best = sorted((t for t in labels if self._lang_ok(t) and t.value), key=lambda t: (t.language is None, t.value))
         return best[0].value if best else None
 
     def _entities(self, iris: Sequence[str]) -> dict[str, Entity]:
@@ -133,30 +136,40 @@ class EmbeddedStore(EmbeddedSparqlStore):
         objects: Sequence[Term] | None = None,
         limit: int | None = None,
     ) -> list[Triple]:
+        # The hot path of retrieval: one tight loop over quad patterns, each node's id and
+        # label computed once per call, no intermediate rows.
         preds = [NamedNode(p) for p in predicates] if predicates is not None else [None]
-        rows: list[tuple[Term, str, Term]] = []
+        is_relation, entity_id = self.scheme.is_relation, self.scheme.entity_id
+        relation_of = self._relation_label_cache
+        nodes: dict[Term, tuple[str, str]] = {}
+
+        def describe(node: NamedNode) -> tuple[str, str]:
+            if node not in nodes:
+                nid = entity_id(node.value)
+                nodes[node] = (nid, self._label(node) or nid)
+            return nodes[node]
+
+        out: dict[tuple[Term, Term, Term], Triple] = {}
         for s in subjects if subjects is not None else [None]:
             for p in preds:
                 for o in objects if objects is not None else [None]:
                     for q in self.store.quads_for_pattern(s, p, o):
-                        pv = q.predicate.value
-                        if (p is None and not self.scheme.is_relation(pv)) or isinstance(q.object, BlankNode):
+                        subj, pred, obj = q.subject, q.predicate, q.object
+                        if (p is None and not is_relation(pred.value)) or isinstance(obj, BlankNode):
                             continue
-                        rows.append((q.subject, pv, q.object))
-        rel_labels = self._relation_labels({p for _, p, _ in rows})
-        node_labels: dict[Term, str | None] = {}
-
-        def label_of(node: Term) -> Literal | None:
-            if node not in node_labels:
-                node_labels[node] = self._label(node) if isinstance(node, NamedNode) else None
-            text = node_labels[node]
-            return Literal(text) if text is not None else None
-
-        triples = (
-            self._triple(s, label_of(s), rel_labels[p], o, label_of(o) if isinstance(o, NamedNode) else None)
-            for s, p, o in rows
-        )
-        return self._dedupe(triples, limit)
+                        if (subj, pred, obj) in out or isinstance(subj, BlankNode):
+                            continue
+                        relation = relation_of.get(pred.value) or self._relation_labels([pred.value])[pred.value]
+                        sid, slabel = describe(subj)
+                        if isinstance(obj, Literal):
+                            triple = Triple(sid, slabel, relation, obj.value)
+                        else:
+                            oid, olabel = describe(obj)
+                            triple = Triple(sid, slabel, relation, olabel, oid)
+                        out[(subj, pred, obj)] = triple
+                        if limit is not None and len(out) >= limit:
+                            return list(out.values())
+        return list(out.values())
 
     def _value_terms(self, value: str) -> list[Term]:
         variants = self._literal_variants(value)

@@ -17,7 +17,8 @@ _KEY = NamedNode(LABEL_KEY)
 def entity_quads(entity: Entity, scheme: IriScheme) -> Iterator[Quad]:
     """Label and aliases of an entity (its types are ordinary triples of the type relation)."""
     node = NamedNode(scheme.entity_iri(entity.id))
-    yield Quad(node, _LABEL, Literal(entity.label))
+    if entity.label:
+        yield Quad(node, _LABEL, Literal(entity.label))
     for alias in entity.aliases:
         yield Quad(node, _ALT, Literal(alias))
 
@@ -36,7 +37,8 @@ def triple_quads(triple: Triple, scheme: IriScheme) -> Iterator[Quad]:
     else:
         obj = NamedNode(scheme.entity_iri(triple.object_id))
         yield Quad(subject, NamedNode(predicate), obj)
-        yield Quad(obj, _LABEL, Literal(triple.object_value))
+        if triple.object_value:
+            yield Quad(obj, _LABEL, Literal(triple.object_value))
 
 
 def with_label_keys(quads: Iterable[Quad]) -> Iterator[Quad]:

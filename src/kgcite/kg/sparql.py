@@ -178,7 +178,7 @@ class SparqlStore:
         if not (labels or aliases or types):
             return None
         entity_id = self.scheme.entity_id(entity_iri)
-        ok_labels = sorted((t for t in labels if self._lang_ok(t)), key=lambda t: (t.language is None, t.value))
+        ok_labels = sorted((t for t in labels if self._lang_ok(t) and t.value), key=lambda t: (t.language is None, t.value))
         label = ok_labels[0].value if ok_labels else entity_id
         alias_set = dict.fromkeys(t.value for t in ok_labels[1:] if t.value != label)
         alias_set.update(dict.fromkeys(t.value for t in aliases if self._lang_ok(t) and t.value != label))
