@@ -94,14 +94,16 @@ class EmbeddedStore(EmbeddedSparqlStore):
     def __init__(self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False) -> None:
         super().__init__(path, scheme, read_only=read_only)
         self._key_index: list[tuple[str, str]] | None = None
+        self._named_graphs: bool | None = None
 
     def invalidate(self) -> None:
         super().invalidate()
         self._key_index = None
+        self._named_graphs = None
 
     def _label(self, node: NamedNode) -> str | None:
         labels = [q.object for q in self.store.quads_for_pattern(node, _LABEL, None)]
-        if len(labels) == 1:  # the common case, without sorting
+        if len(labels) == 1 and type(labels[0]) is Literal:  # the common case, without sorting
             only = labels[0]
             return only.value if self._lang_ok(only) and only.value else None
         best = sorted((t for t in labels if self._lang_ok(t) and t.value), key=lambda t: (t.language is None, t.value))
@@ -149,27 +151,39 @@ class EmbeddedStore(EmbeddedSparqlStore):
                 nodes[node] = (nid, self._label(node) or nid)
             return nodes[node]
 
-        out: dict[tuple[Term, Term, Term], Triple] = {}
+        # Quads are unique per graph: only data with named graphs can repeat a triple.
+        seen: set[tuple[Term, Term, Term]] | None = set() if self._has_named_graphs() else None
+        out: list[Triple] = []
         for s in subjects if subjects is not None else [None]:
             for p in preds:
                 for o in objects if objects is not None else [None]:
                     for q in self.store.quads_for_pattern(s, p, o):
                         subj, pred, obj = q.subject, q.predicate, q.object
-                        if (p is None and not is_relation(pred.value)) or isinstance(obj, BlankNode):
+                        pv = pred.value
+                        if p is None and not is_relation(pv):
                             continue
-                        if (subj, pred, obj) in out or isinstance(subj, BlankNode):
+                        kind = type(obj)
+                        if kind is BlankNode or type(subj) is BlankNode:
                             continue
-                        relation = relation_of.get(pred.value) or self._relation_labels([pred.value])[pred.value]
+                        if seen is not None:
+                            if (subj, pred, obj) in seen:
+                                continue
+                            seen.add((subj, pred, obj))
+                        relation = relation_of.get(pv) or self._relation_labels([pv])[pv]
                         sid, slabel = describe(subj)
-                        if isinstance(obj, Literal):
-                            triple = Triple(sid, slabel, relation, obj.value)
+                        if kind is Literal:
+                            out.append(Triple(sid, slabel, relation, obj.value))
                         else:
                             oid, olabel = describe(obj)
-                            triple = Triple(sid, slabel, relation, olabel, oid)
-                        out[(subj, pred, obj)] = triple
+                            out.append(Triple(sid, slabel, relation, olabel, oid))
                         if limit is not None and len(out) >= limit:
-                            return list(out.values())
-        return list(out.values())
+                            return out
+        return out
+
+    def _has_named_graphs(self) -> bool:
+        if self._named_graphs is None:
+            self._named_graphs = next(iter(self.store.named_graphs()), None) is not None
+        return self._named_graphs
 
     def _value_terms(self, value: str) -> list[Term]:
         variants = self._literal_variants(value)
