@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kgcite.kg import EmbeddedStore, InputError, WikidataScheme
+from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, InputError, WikidataScheme
 from kgcite.kg.loaders import biokalma_subgraph, read_biokalma, read_tsv, shipped_biokalma
 
 
@@ -108,3 +108,13 @@ def test_on_disk_store_reopens_without_reloading(tmp_path: Path) -> None:
     again.close()
     ro = EmbeddedStore(location, read_only=True)
     assert len(ro) == n
+
+
+@pytest.mark.parametrize("cls", [EmbeddedStore, EmbeddedSparqlStore])
+def test_triples_in_several_named_graphs_come_back_once(tmp_path: Path, cls: type[EmbeddedSparqlStore]) -> None:
+    nq = tmp_path / "g.nq"
+    e, p = "<urn:kgcite:entity:Q1>", "<urn:kgcite:relation:occupation>"
+    nq.write_text(f'{e} {p} "painter" <urn:g:1> .\n{e} {p} "painter" <urn:g:2> .\n{e} {p} "poet" .\n')
+    store = cls()
+    store.load(nq)
+    assert sorted(t.object_value for t in store.outgoing("Q1")) == ["painter", "poet"]

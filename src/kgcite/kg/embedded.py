@@ -38,11 +38,12 @@ class EmbeddedSparqlStore(SparqlStore):
             self.path.mkdir(parents=True, exist_ok=True)
             self.store = Store(str(self.path))
 
+    # Named graphs (N-Quads, TriG input) count as part of the graph, as in the pattern API.
     def _select(self, query: str) -> Iterable[QuerySolution]:
-        return self.store.query(query)  # type: ignore[return-value]
+        return self.store.query(query, use_default_graph_as_union=True)  # type: ignore[return-value]
 
     def _ask(self, query: str) -> bool:
-        return bool(self.store.query(query))
+        return bool(self.store.query(query, use_default_graph_as_union=True))
 
     def add_quads(self, quads: Iterable[Quad]) -> None:
         """Bulk-insert quads (with label keys) without holding them all in memory."""
