@@ -91,6 +91,20 @@ def test_kg_load_then_show(tmp_path: Path) -> None:
     assert "directed_by" in text and "release_year" in text
 
 
+def test_kg_load_keeps_earlier_files_when_a_later_one_is_bad(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text("Kismet|directed_by|William Dieterle\n")
+    bad.write_text("A|rel|B\nA|rel\n")
+    store = tmp_path / "store"
+    res = kgcite("kg", "load", str(good), str(bad), "--store", str(store))
+    assert res.returncode == 2
+    assert f"{bad}:2: expected head|relation|tail" in res.stderr
+    assert "nothing of" in res.stderr and "files before it stay" in res.stderr
+    shown = kgcite("kg", "show", "Kismet", "--store", str(store), "--json")
+    assert json.loads(shown.stdout)[0]["outgoing"] == [["directed_by", "William Dieterle", "William Dieterle"]]
+    assert kgcite("kg", "show", "A", "--store", str(store)).returncode == 1  # the bad file left nothing
+
+
 def test_kg_show_defaults_to_shipped_biokalma() -> None:
     res = kgcite("kg", "show", "Q206534", "--json")
     [entity] = json.loads(res.stdout)

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from kgcite.evaluate.citation import CitationReport
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table
-from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store
+from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
 from kgcite.kg.loaders import shipped_biokalma
 
 
@@ -50,15 +51,21 @@ def _open(args: argparse.Namespace) -> SparqlStore:
 
 
 def cmd_kg_load(args: argparse.Namespace) -> int:
-    store = open_store(args.store, args.scheme)
-    assert isinstance(store, EmbeddedStore)
+    """Load files one by one: each file goes in whole or not at all, earlier files stay."""
+    store = EmbeddedStore(args.store, scheme_named(args.scheme))
     before = len(store)
-    for path in args.files:
-        t0 = time.perf_counter()
-        n = store.load(path, progress=sys.stderr.isatty())
-        print(f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s")
-    print(f"store {args.store}: {len(store):,} quads ({len(store) - before:+,})")
-    store.close()
+    try:
+        for path in args.files:
+            t0 = time.perf_counter()
+            try:
+                n = store.load(path, progress=sys.stderr.isatty())
+            except InputError:
+                print(f"kgcite: nothing of {path} was loaded; files before it stay in {args.store}", file=sys.stderr)
+                raise
+            print(f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s")
+    finally:
+        print(f"store {args.store}: {len(store):,} quads ({len(store) - before:+,})")
+        store.close()
     return 0
 
 
@@ -107,8 +114,8 @@ def cmd_kg_show(args: argparse.Namespace) -> int:
 # -- eval -------------------------------------------------------------------------------------
 
 
-def _print_report(report_and_skipped: tuple, args: argparse.Namespace) -> None:  # type: ignore[type-arg]
-    report, skipped = report_and_skipped
+def _print_report(result: tuple[CitationReport, list[InputError]], args: argparse.Namespace) -> None:
+    report, skipped = result
     for err in skipped:
         print(f"kgcite: skipped {err}", file=sys.stderr)
     if args.json:

@@ -1,0 +1,26 @@
+"""The HTTP SPARQL client's failures: each a clear KGError naming the endpoint."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from kgcite.kg import HttpSparqlStore, KGError
+
+
+def test_refused_connection_is_a_clear_error() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, never listening: connections are refused
+        store = HttpSparqlStore(f"http://127.0.0.1:{port}/query", retries=1)
+        with pytest.raises(KGError, match=rf"127.0.0.1:{port}/query unreachable"):
+            store.entity("Q1")
+
+
+def test_server_rejection_carries_status_and_message(generic_endpoint: str) -> None:
+    store = HttpSparqlStore(generic_endpoint)
+    with pytest.raises(KGError, match="answered HTTP 400"):
+        list(store._select("SELECT WHERE nonsense"))
+    assert store.entity("Q212657") is not None  # the client is still usable afterwards
+    store.close()
