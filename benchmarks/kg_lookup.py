@@ -73,8 +73,11 @@ def start_server(location: Path) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([exe, "serve-read-only", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [exe, "serve-read-only", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}/query"
     for _ in range(400):
         try:
@@ -100,8 +103,10 @@ def main() -> None:
         store.add_quads(generated_quads(n_entities))
         load_s = time.perf_counter() - t0
         n_quads = len(store)
-        print(f"graph: {n_entities:,} entities, {n_entities * len(RELATIONS):,} relation triples, "
-              f"{n_quads:,} quads with labels and label keys")
+        print(
+            f"graph: {n_entities:,} entities, {n_entities * len(RELATIONS):,} relation triples, "
+            f"{n_quads:,} quads with labels and label keys"
+        )
         print(f"embedded bulk load (on disk): {load_s:.1f} s ({n_quads / load_s:,.0f} quads/s)")
 
         rng = random.Random(1)
@@ -113,26 +118,51 @@ def main() -> None:
         sparql = EmbeddedSparqlStore(scheme=store.scheme)
         sparql.store = store.store  # same data, same process: only the query path differs
         rows: list[tuple[str, str, float, float]] = []
-        for name, s in (("embedded in memory, pattern API", memory), ("embedded on disk, pattern API", store),
-                        ("embedded on disk, SPARQL", sparql)):
+        for name, s in (
+            ("embedded in memory, pattern API", memory),
+            ("embedded on disk, pattern API", store),
+            ("embedded on disk, SPARQL", sparql),
+        ):
             rows.append((name, "outgoing", *timed(s.outgoing, ids)))
             rows.append((name, "one_hop (entity+out+in)", *timed(s.one_hop, ids)))
         labels = [store.entity(i).label for i in ids[:200]]  # type: ignore[union-attr]
-        rows.append(("embedded in memory, pattern API", "label lookup (exact)", *timed(memory.entities_by_label, labels)))
+        rows.append(
+            ("embedded in memory, pattern API", "label lookup (exact)", *timed(memory.entities_by_label, labels))
+        )
         rows.append(("embedded on disk, pattern API", "label lookup (exact)", *timed(store.entities_by_label, labels)))
         rows.append(("embedded on disk, SPARQL", "label lookup (exact)", *timed(sparql.entities_by_label, labels)))
         prefixes = [lab[: len(lab) - 2] for lab in labels]
-        rows.append(("embedded in memory, pattern API", "label lookup (prefix)", *timed(
-            lambda t: memory.entities_by_label(t, prefix=True, limit=10), prefixes)))
-        rows.append(("embedded on disk, SPARQL", "label lookup (prefix)", *timed(
-            lambda t: sparql.entities_by_label(t, prefix=True, limit=10), prefixes)))
+        rows.append(
+            (
+                "embedded in memory, pattern API",
+                "label lookup (prefix)",
+                *timed(lambda t: memory.entities_by_label(t, prefix=True, limit=10), prefixes),
+            )
+        )
+        rows.append(
+            (
+                "embedded on disk, SPARQL",
+                "label lookup (prefix)",
+                *timed(lambda t: sparql.entities_by_label(t, prefix=True, limit=10), prefixes),
+            )
+        )
 
         if not args.no_server:
             dump = root / "graph.nq"
             store.store.dump(str(dump), format=RdfFormat.N_QUADS)
             t0 = time.perf_counter()
-            subprocess.run([shutil.which("oxigraph") or "oxigraph", "load", "--location", str(root / "server"), "--file", str(dump)],
-                           check=True, capture_output=True)
+            subprocess.run(
+                [
+                    shutil.which("oxigraph") or "oxigraph",
+                    "load",
+                    "--location",
+                    str(root / "server"),
+                    "--file",
+                    str(dump),
+                ],
+                check=True,
+                capture_output=True,
+            )
             print(f"oxigraph server load (CLI, from N-Quads): {time.perf_counter() - t0:.1f} s")
             proc, url = start_server(root / "server")
             try:
@@ -140,8 +170,13 @@ def main() -> None:
                 rows.append(("SPARQL server (HTTP)", "outgoing", *timed(remote.outgoing, ids)))
                 rows.append(("SPARQL server (HTTP)", "one_hop (entity+out+in)", *timed(remote.one_hop, ids)))
                 rows.append(("SPARQL server (HTTP)", "label lookup (exact)", *timed(remote.entities_by_label, labels)))
-                rows.append(("SPARQL server (HTTP)", "label lookup (prefix)", *timed(
-                    lambda t: remote.entities_by_label(t, prefix=True, limit=10), prefixes)))
+                rows.append(
+                    (
+                        "SPARQL server (HTTP)",
+                        "label lookup (prefix)",
+                        *timed(lambda t: remote.entities_by_label(t, prefix=True, limit=10), prefixes),
+                    )
+                )
                 remote.close()
             finally:
                 proc.terminate()
@@ -154,7 +189,9 @@ def main() -> None:
         print()
         for name, op, p50, _ in rows:
             if name.endswith("pattern API") and op == "outgoing":
-                print(f"{name}: one-hop (outgoing) p50 = {p50:.3f} ms; target <= 0.1 ms: {'met' if p50 <= 0.1 else 'NOT met'}")
+                print(
+                    f"{name}: one-hop (outgoing) p50 = {p50:.3f} ms; target <= 0.1 ms: {'met' if p50 <= 0.1 else 'NOT met'}"
+                )
         store.close()
         sys.stdout.flush()
 

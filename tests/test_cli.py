@@ -12,8 +12,18 @@ import pytest
 
 from tests.evaluate.test_citation import FIGURE_2, K, M
 
-KEYS = {"n_answers", "n_citations", "correctness", "precision_micro", "recall_micro", "f1_micro",
-        "precision_macro", "recall_macro", "f1_macro", "n_skipped"}
+KEYS = {
+    "n_answers",
+    "n_citations",
+    "correctness",
+    "precision_micro",
+    "recall_micro",
+    "f1_micro",
+    "precision_macro",
+    "recall_macro",
+    "f1_macro",
+    "n_skipped",
+}
 
 
 def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -41,7 +51,9 @@ def test_eval_citations_json_contract(answers: Path) -> None:
     assert KEYS <= out.keys()
     assert (out["n_answers"], out["n_citations"], out["correctness"]) == (1, 6, 1.0)
     assert out["precision_micro"] == pytest.approx(0.5) and out["recall_micro"] == pytest.approx(0.4)
-    distinct = json.loads(kgcite("eval", "citations", "--answers", str(answers), "--json", "--precision-unit", "distinct").stdout)
+    distinct = json.loads(
+        kgcite("eval", "citations", "--answers", str(answers), "--json", "--precision-unit", "distinct").stdout
+    )
     assert distinct["precision_micro"] == pytest.approx(2 / 6)
 
 
@@ -77,7 +89,9 @@ def test_missing_answer_file_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_kg_load_then_show(tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
-    kb.write_text("Kismet|directed_by|William Dieterle\nKismet|release_year|1944\nThe Hunchback|directed_by|William Dieterle\n")
+    kb.write_text(
+        "Kismet|directed_by|William Dieterle\nKismet|release_year|1944\nThe Hunchback|directed_by|William Dieterle\n"
+    )
     store = tmp_path / "store"
     res = kgcite("kg", "load", str(kb), "--store", str(store))
     assert res.returncode == 0, res.stderr

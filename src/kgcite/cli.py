@@ -32,8 +32,10 @@ def _biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedSto
     n = sum(store.load(p) for p in shipped_biokalma())
     if not quiet:
         where = location or "memory"
-        print(f"loaded BioKaLMA into {where}: {n:,} quads read, {len(store):,} stored, "
-              f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
+        print(
+            f"loaded BioKaLMA into {where}: {n:,} quads read, {len(store):,} stored, {time.perf_counter() - t0:.2f} s",
+            file=sys.stderr,
+        )
     return store
 
 
@@ -42,7 +44,9 @@ def _open(args: argparse.Namespace) -> SparqlStore:
         return open_store(args.endpoint, args.scheme)
     if getattr(args, "store", None):
         if not Path(args.store).exists():
-            raise InputError(args.store, None, None, "no such store folder (create one with `kgcite kg load FILE --store DIR`)")
+            raise InputError(
+                args.store, None, None, "no such store folder (create one with `kgcite kg load FILE --store DIR`)"
+            )
         return open_store(args.store, args.scheme)
     return _biokalma_store(None, quiet=True)
 
@@ -85,8 +89,11 @@ def _entity_text(entity: Entity, graph: Subgraph) -> str:
     lines = [head]
     if entity.aliases:
         lines.append(f"aliases: {'; '.join(entity.aliases)}")
-    out = [(t.relation, t.object_value + (f" [{t.object_id}]" if t.object_id and t.object_id != t.object_value else ""))
-           for t in graph.triples if t.subject_id == entity.id]
+    out = [
+        (t.relation, t.object_value + (f" [{t.object_id}]" if t.object_id and t.object_id != t.object_value else ""))
+        for t in graph.triples
+        if t.subject_id == entity.id
+    ]
     inc = [(f"{t.subject_label} [{t.subject_id}]", t.relation) for t in graph.triples if t.subject_id != entity.id]
     if out:
         lines.append(format_table(["relation", "value"], sorted(out)))
@@ -101,7 +108,10 @@ def cmd_kg_show(args: argparse.Namespace) -> int:
         found = store.entity(args.entity)
         entities = [found] if found else store.entities_by_label(args.entity, prefix=args.prefix, limit=args.limit)
         if not entities:
-            print(f"kgcite: no entity with id or {'label prefix' if args.prefix else 'label'} {args.entity!r}", file=sys.stderr)
+            print(
+                f"kgcite: no entity with id or {'label prefix' if args.prefix else 'label'} {args.entity!r}",
+                file=sys.stderr,
+            )
             return 1
         shown = [(e, store.one_hop(e.id)) for e in entities]
     if args.json:
@@ -139,8 +149,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     crane = store.one_hop("Q206534")
     info = sys.stderr if args.json else sys.stdout
-    print(f"{len(store.relations())} relations; e.g. Q206534 has {len(crane)} triples, "
-          f"father = {next(t.object_value for t in crane if t.relation == 'father')}", file=info)
+    print(
+        f"{len(store.relations())} relations; e.g. Q206534 has {len(crane)} triples, "
+        f"father = {next(t.object_value for t in crane if t.relation == 'father')}",
+        file=info,
+    )
     print(f"\nCitation quality of the sample answers ({_sample_answers().name}), G read from the store:\n", file=info)
     _print_report(citation_report(read_records(_sample_answers()), args.precision_unit, graph_from_store), args)
     store.close()
@@ -152,15 +165,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def _store_options(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--store", metavar="DIR", help="embedded store folder (default: the shipped BioKaLMA graph, in memory)")
+    where.add_argument(
+        "--store", metavar="DIR", help="embedded store folder (default: the shipped BioKaLMA graph, in memory)"
+    )
     where.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 query endpoint instead of an embedded store")
-    p.add_argument("--scheme", choices=["generic", "wikidata"], default="generic",
-                   help="IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)")
+    p.add_argument(
+        "--scheme",
+        choices=["generic", "wikidata"],
+        default="generic",
+        help="IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)",
+    )
 
 
 def _unit_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--precision-unit", choices=["citation", "distinct"], default="citation",
-                   help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts)")
+    p.add_argument(
+        "--precision-unit",
+        choices=["citation", "distinct"],
+        default="citation",
+        help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
@@ -172,18 +195,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="load the shipped BioKaLMA graph and score the shipped sample answers")
-    demo.add_argument("--store", metavar="DIR", help="keep the store on disk here; a second run reopens it without reloading")
+    demo.add_argument(
+        "--store", metavar="DIR", help="keep the store on disk here; a second run reopens it without reloading"
+    )
     _unit_option(demo)
     demo.set_defaults(func=cmd_demo)
 
-    kg = sub.add_parser("kg", help="load and inspect knowledge graphs").add_subparsers(dest="kg_command", required=True, metavar="ACTION")
-    load = kg.add_parser("load", help="load graph files into an on-disk embedded store",
-                         description="Formats by extension: .json BioKaLMA, .txt/.tsv head|relation|tail (MetaQA kb.txt), "
-                                     ".nt/.ttl/.nq/.trig RDF. Loading is additive and idempotent.")
+    kg = sub.add_parser("kg", help="load and inspect knowledge graphs").add_subparsers(
+        dest="kg_command", required=True, metavar="ACTION"
+    )
+    load = kg.add_parser(
+        "load",
+        help="load graph files into an on-disk embedded store",
+        description="Formats by extension: .json BioKaLMA, .txt/.tsv head|relation|tail (MetaQA kb.txt), "
+        ".nt/.ttl/.nq/.trig RDF. Loading is additive and idempotent.",
+    )
     load.add_argument("files", nargs="+", metavar="FILE")
     load.add_argument("--store", metavar="DIR", required=True, help="store folder (created if missing)")
-    load.add_argument("--scheme", choices=["generic", "wikidata"], default="generic",
-                      help="IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
+    load.add_argument(
+        "--scheme",
+        choices=["generic", "wikidata"],
+        default="generic",
+        help="IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)",
+    )
     load.set_defaults(func=cmd_kg_load)
 
     show = kg.add_parser("show", help="an entity (by id or label) with its one-hop triples")
@@ -194,12 +228,19 @@ def build_parser() -> argparse.ArgumentParser:
     _store_options(show)
     show.set_defaults(func=cmd_kg_show)
 
-    ev = sub.add_parser("eval", help="evaluate answers").add_subparsers(dest="eval_command", required=True, metavar="METRIC")
-    cit = ev.add_parser("citations", help="KaLMA citation correctness, precision, recall, F1 (micro and macro)",
-                        description='Each JSONL line: {"id", "question", "answer", "kg": [BioKaLMA entity dicts], '
-                                    '"minimum_knowledge": [[qid, property, value], ...]}.')
+    ev = sub.add_parser("eval", help="evaluate answers").add_subparsers(
+        dest="eval_command", required=True, metavar="METRIC"
+    )
+    cit = ev.add_parser(
+        "citations",
+        help="KaLMA citation correctness, precision, recall, F1 (micro and macro)",
+        description='Each JSONL line: {"id", "question", "answer", "kg": [BioKaLMA entity dicts], '
+        '"minimum_knowledge": [[qid, property, value], ...]}.',
+    )
     cit.add_argument("--answers", required=True, metavar="FILE.jsonl")
-    cit.add_argument("--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping at the first")
+    cit.add_argument(
+        "--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping at the first"
+    )
     _unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)
     return parser

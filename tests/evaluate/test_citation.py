@@ -47,7 +47,9 @@ def test_unknown_unit_is_rejected() -> None:
 def test_duplicates_are_kept() -> None:
     s = score_answer(parse_answer(f"A {cite(1)}. B {cite(1)}. C {cite(1)}.").cited_triples(), G, M)
     assert (s.n_citations, s.n_precise, s.n_recalled) == (3, 3, 1)
-    assert score_answer(parse_answer(f"A {cite(1, 1, 1)}.").cited_triples(), G, M, "distinct").precision == pytest.approx(1 / 3)
+    assert score_answer(
+        parse_answer(f"A {cite(1, 1, 1)}.").cited_triples(), G, M, "distinct"
+    ).precision == pytest.approx(1 / 3)
 
 
 def test_na_only_and_uncited_answers() -> None:
@@ -77,7 +79,9 @@ def test_correct_but_outside_minimum_set_is_not_precise() -> None:
 
 def test_value_with_commas_matches_when_resolved() -> None:
     g = {("Q1", "residence", "Washington, D.C."), ("Q1", "occupation", "lawyer")}
-    cited = parse_answer("He lived in Washington [Q1, residence: Washington, D.C., occupation: lawyer].").cited_triples()
+    cited = parse_answer(
+        "He lived in Washington [Q1, residence: Washington, D.C., occupation: lawyer]."
+    ).cited_triples()
     s = score_answer(cited, g, [("Q1", "residence", "Washington, D.C.")])
     assert (s.n_correct, s.n_precise, s.n_recalled) == (2, 1, 1)
 

@@ -27,7 +27,11 @@ PAPER_ANSWER = (
 
 def test_paper_example_sentences_and_citations() -> None:
     a = parse_answer(PAPER_ANSWER)
-    assert [s.text[:22] for s in a.sentences] == ["Artemisia Gentileschi ", "She was a member of th", "He also provided her w"]
+    assert [s.text[:22] for s in a.sentences] == [
+        "Artemisia Gentileschi ",
+        "She was a member of th",
+        "He also provided her w",
+    ]
     first = a.sentences[0]
     assert first.na
     assert first.cited_triples() == (
@@ -41,7 +45,9 @@ def test_paper_example_sentences_and_citations() -> None:
 
 
 def test_citations_after_the_period_belong_to_that_sentence() -> None:
-    a = parse_answer("He was born in Newark. [Q206534, place of birth: Newark] He died in 1900.[Q206534, date of death: 1900-06-05]")
+    a = parse_answer(
+        "He was born in Newark. [Q206534, place of birth: Newark] He died in 1900.[Q206534, date of death: 1900-06-05]"
+    )
     assert [s.text for s in a.sentences] == ["He was born in Newark.", "He died in 1900."]
     assert [s.cited_triples()[0].relation for s in a.sentences] == ["place of birth", "date of death"]
 
@@ -72,8 +78,12 @@ def test_values_with_commas_and_colons() -> None:
         KGCitation("Q1", (("residence", "Washington, D.C."), ("occupation", "lawyer")))
     ]
     # colons inside a value
-    assert parse_citation("Q1, topic's main category: Category:Stephen Crane, notable works: Star Wars: A New Hope") == [
-        KGCitation("Q1", (("topic's main category", "Category:Stephen Crane"), ("notable works", "Star Wars: A New Hope")))
+    assert parse_citation(
+        "Q1, topic's main category: Category:Stephen Crane, notable works: Star Wars: A New Hope"
+    ) == [
+        KGCitation(
+            "Q1", (("topic's main category", "Category:Stephen Crane"), ("notable works", "Star Wars: A New Hope"))
+        )
     ]
     # a value like "Hello, World: The Movie" needs the subgraph to be read right
     text = "Q1, notable works: Hello, World: The Movie, genre: comedy"
@@ -82,7 +92,9 @@ def test_values_with_commas_and_colons() -> None:
     by_names = parse_citation(text, ["notable works", "genre"])[0]
     assert isinstance(by_names, KGCitation)
     assert by_names.pairs == (("notable works", "Hello, World: The Movie"), ("genre", "comedy"))
-    graph = Subgraph((), (Triple("Q1", "X", "notable works", "Hello, World: The Movie"), Triple("Q1", "X", "genre", "comedy")))
+    graph = Subgraph(
+        (), (Triple("Q1", "X", "notable works", "Hello, World: The Movie"), Triple("Q1", "X", "genre", "comedy"))
+    )
     assert parse_citation(text, graph) == [by_names]
     # with the graph, a property it lacks is a (wrong) citation of its own, not part of a value
     wrong = parse_citation("Q1, genre: comedy, hobby: chess", graph)[0]
@@ -129,7 +141,9 @@ def test_format_round_trip() -> None:
     a = parse_answer(PAPER_ANSWER)
     again = parse_answer(a.format())
     assert again == a
-    assert a.format().startswith("Artemisia Gentileschi was an Italian painter born on July 8, 1596 in Rome [NA][Q212657, ethnic group: Italians")
+    assert a.format().startswith(
+        "Artemisia Gentileschi was an Italian painter born on July 8, 1596 in Rome [NA][Q212657, ethnic group: Italians"
+    )
 
 
 def test_cite_triples_groups_by_entity() -> None:

@@ -56,10 +56,22 @@ TRIPLES = [
 
 # The WikiData spelling of (part of) the same graph: property ids, language-tagged labels.
 WD_PROPERTIES = {"P31": "instance of", "P19": "place of birth", "P106": "occupation", "P22": "father", "P1545": "motto"}
-WD_ENTITIES = {"Q212657": "Artemisia Gentileschi", "Q367360": "Orazio Gentileschi", "Q220": "Rome", "Q5": "human",
-               "Q1028181": "painter", "Q666": HOSTILE_LABEL}
-WD_CLAIMS = [("Q212657", "P31", "Q5"), ("Q212657", "P19", "Q220"), ("Q212657", "P106", "Q1028181"),
-             ("Q212657", "P22", "Q367360"), ("Q367360", "P106", "Q1028181"), ("Q666", "P1545", HOSTILE_VALUE)]
+WD_ENTITIES = {
+    "Q212657": "Artemisia Gentileschi",
+    "Q367360": "Orazio Gentileschi",
+    "Q220": "Rome",
+    "Q5": "human",
+    "Q1028181": "painter",
+    "Q666": HOSTILE_LABEL,
+}
+WD_CLAIMS = [
+    ("Q212657", "P31", "Q5"),
+    ("Q212657", "P19", "Q220"),
+    ("Q212657", "P106", "Q1028181"),
+    ("Q212657", "P22", "Q367360"),
+    ("Q367360", "P106", "Q1028181"),
+    ("Q666", "P1545", HOSTILE_VALUE),
+]
 
 
 def generic_quads() -> list[Quad]:
@@ -71,8 +83,13 @@ def generic_quads() -> list[Quad]:
 def wikidata_quads() -> list[Quad]:
     s = WikidataScheme()
     label = NamedNode(RDFS_LABEL)
-    quads = [Quad(NamedNode(s.entity_ns + k), label, Literal(v, language="en")) for k, v in {**WD_PROPERTIES, **WD_ENTITIES}.items()]
-    quads.append(Quad(NamedNode(s.entity_ns + "Q212657"), NamedNode(SKOS_ALT_LABEL), Literal("Artemisia", language="en")))
+    quads = [
+        Quad(NamedNode(s.entity_ns + k), label, Literal(v, language="en"))
+        for k, v in {**WD_PROPERTIES, **WD_ENTITIES}.items()
+    ]
+    quads.append(
+        Quad(NamedNode(s.entity_ns + "Q212657"), NamedNode(SKOS_ALT_LABEL), Literal("Artemisia", language="en"))
+    )
     quads.append(Quad(NamedNode(s.entity_ns + "Q212657"), label, Literal("Artemisia Gentileschi", language="it")))
     quads.append(Quad(NamedNode(s.entity_ns + "Q212657"), label, Literal("Artemisia Gentileschi", language="de")))
     for subj, prop, obj in WD_CLAIMS:
@@ -108,11 +125,16 @@ class OxigraphServer:
         store.store.dump(str(data_file), format=RdfFormat.N_QUADS)
         location = self.root / name
         exe = _oxigraph_binary()
-        subprocess.run([exe, "load", "--location", str(location), "--file", str(data_file)], check=True, capture_output=True)
+        subprocess.run(
+            [exe, "load", "--location", str(location), "--file", str(data_file)], check=True, capture_output=True
+        )
         port = _free_port()
         log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-        proc = subprocess.Popen([exe, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [exe, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         self.procs.append(proc)
         url = f"http://127.0.0.1:{port}/query"
         deadline = time.monotonic() + 20

@@ -47,7 +47,9 @@ def test_bad_biokalma_file_is_located(tmp_path: Path) -> None:
 
 def test_tsv_reader_metaqa_style(tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
-    kb.write_text("Kismet|directed_by|William Dieterle\nKismet|release_year|1944\n\nCrouching Tiger, Hidden Dragon|has_genre|Action\n")
+    kb.write_text(
+        "Kismet|directed_by|William Dieterle\nKismet|release_year|1944\n\nCrouching Tiger, Hidden Dragon|has_genre|Action\n"
+    )
     triples = list(read_tsv(kb))
     assert [t.key for t in triples] == [
         ("Kismet", "directed_by", "William Dieterle"),
@@ -76,7 +78,7 @@ def test_rdf_files_load_and_bad_rdf_is_located(tmp_path: Path) -> None:
     nt = tmp_path / "g.nt"
     nt.write_text(
         '<http://www.wikidata.org/entity/Q1> <http://www.w3.org/2000/01/rdf-schema#label> "Universe"@en .\n'
-        '<http://www.wikidata.org/entity/Q1> <http://www.wikidata.org/prop/direct/P31> <http://www.wikidata.org/entity/Q2> .\n'
+        "<http://www.wikidata.org/entity/Q1> <http://www.wikidata.org/prop/direct/P31> <http://www.wikidata.org/entity/Q2> .\n"
         '<http://www.wikidata.org/entity/Q2> <http://www.w3.org/2000/01/rdf-schema#label> "thing"@en .\n'
     )
     store = EmbeddedStore(scheme=WikidataScheme())

@@ -100,7 +100,7 @@ def test_hostile_labels_round_trip(store: KGStore) -> None:
         "x' } UNION { ?e ?p ?o } #",
         '\\" . ?e ?p ?o . FILTER(true) #',
         "} } SELECT * WHERE { ?s ?p ?o",
-        "painter\" ; DELETE WHERE { ?s ?p ?o } #",
+        'painter" ; DELETE WHERE { ?s ?p ?o } #',
     ],
 )
 def test_injection_attempts_match_nothing_and_change_nothing(store: KGStore, attack: str) -> None:
@@ -133,7 +133,10 @@ def test_wikidata_relations_are_labelled(wd_store: KGStore) -> None:
         ("occupation", "painter", "Q1028181"),
         ("father", "Orazio Gentileschi", "Q367360"),
     }
-    assert sorted(t.subject_id for t in wd_store.match(relation="occupation", value="painter")) == ["Q212657", "Q367360"]
+    assert sorted(t.subject_id for t in wd_store.match(relation="occupation", value="painter")) == [
+        "Q212657",
+        "Q367360",
+    ]
     assert [t.key for t in wd_store.match(value=HOSTILE_VALUE)] == [("Q666", "motto", HOSTILE_VALUE)]
     assert wd_store.relations() == ["father", "instance of", "motto", "occupation", "place of birth"]
     assert wd_store.match(relation='occupation" } #') == []

@@ -118,7 +118,9 @@ class _Resolver:
 
     def __init__(self, known: Subgraph | Iterable[str] | None) -> None:
         if isinstance(known, Subgraph):
-            self.ids = sorted({t.subject_id for t in known.triples} | {e.id for e in known.entities}, key=len, reverse=True)
+            self.ids = sorted(
+                {t.subject_id for t in known.triples} | {e.id for e in known.entities}, key=len, reverse=True
+            )
             self.relations: frozenset[str] | None = known.relations()
             self.value_list = [(t.subject_id, t.relation, t.object_value) for t in known.triples]
         else:

@@ -30,7 +30,9 @@ __all__ = [
 ]
 
 
-def open_store(location: str | Path | None, scheme: str | IriScheme = "generic", *, read_only: bool = False) -> SparqlStore:
+def open_store(
+    location: str | Path | None, scheme: str | IriScheme = "generic", *, read_only: bool = False
+) -> SparqlStore:
     """A store from a location: an ``http(s)://`` SPARQL endpoint, a store folder, or None (in memory)."""
     s = scheme_named(scheme) if isinstance(scheme, str) else scheme
     if isinstance(location, str) and location.startswith(("http://", "https://")):

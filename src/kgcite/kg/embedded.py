@@ -10,8 +10,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
-from pyoxigraph import BlankNode, Literal, NamedNode, Quad, QuerySolution, Store
+from pyoxigraph import Literal, NamedNode, Quad, QuerySolution, Store
 
 from kgcite.kg.loaders import graph_quads
 from kgcite.kg.model import Entity, Triple
@@ -27,7 +28,9 @@ _KEY = NamedNode(LABEL_KEY)
 class EmbeddedSparqlStore(SparqlStore):
     """A pyoxigraph store queried with SPARQL (in memory when ``path`` is None)."""
 
-    def __init__(self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False
+    ) -> None:
         super().__init__(scheme)
         self.path = Path(path) if path is not None else None
         if self.path is None:
@@ -76,7 +79,7 @@ class _Counter:
     def __iter__(self):  # type: ignore[no-untyped-def]
         bar = None
         if self.desc is not None:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped]
 
             bar = tqdm(desc=f"loading {self.desc}", unit=" quads", unit_scale=True, mininterval=0.5)
         for quad in self.quads:
@@ -92,7 +95,9 @@ class _Counter:
 class EmbeddedStore(EmbeddedSparqlStore):
     """The default store: SPARQL where flexibility matters, quad patterns on the hot paths."""
 
-    def __init__(self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str | Path | None = None, scheme: IriScheme | None = None, *, read_only: bool = False
+    ) -> None:
         super().__init__(path, scheme, read_only=read_only)
         self._key_index: list[tuple[str, str]] | None = None
         self._named_graphs: bool | None = None
@@ -103,8 +108,8 @@ class EmbeddedStore(EmbeddedSparqlStore):
         self._named_graphs = None
 
     def _label(self, node: NamedNode) -> str | None:
-        labels = [q.object for q in self.store.quads_for_pattern(node, _LABEL, None)]
-        if len(labels) == 1 and type(labels[0]) is Literal:  # the common case, without sorting
+        labels = [o for q in self.store.quads_for_pattern(node, _LABEL, None) if isinstance(o := q.object, Literal)]
+        if len(labels) == 1:  # the common case, without sorting
             only = labels[0]
             return only.value if self._lang_ok(only) and only.value else None
         best = sorted((t for t in labels if self._lang_ok(t) and t.value), key=lambda t: (t.language is None, t.value))
@@ -115,17 +120,25 @@ class EmbeddedStore(EmbeddedSparqlStore):
         type_iri = self.scheme.type_relation_iri
         for i in iris:
             node = NamedNode(i)
-            labels = [q.object for q in self.store.quads_for_pattern(node, _LABEL, None)]
-            aliases = [q.object for q in self.store.quads_for_pattern(node, _ALT, None)]
+            labels: list[Term] = [
+                o for q in self.store.quads_for_pattern(node, _LABEL, None) if isinstance(o := q.object, Literal)
+            ]
+            aliases: list[Term] = [
+                o for q in self.store.quads_for_pattern(node, _ALT, None) if isinstance(o := q.object, Literal)
+            ]
             types: list[Term] = []
             if type_iri:
                 for q in self.store.quads_for_pattern(node, NamedNode(type_iri), None):
                     o = q.object
-                    label = self._label(o) if isinstance(o, NamedNode) else None
-                    types.append(Literal(label) if label is not None else o)
+                    if isinstance(o, NamedNode):
+                        label = self._label(o)
+                        types.append(Literal(label) if label is not None else o)
+                    elif isinstance(o, Literal):
+                        types.append(o)
             entity = self._entity_from_parts(i, labels, aliases, types)
             if entity is None and (
-                next(self.store.quads_for_pattern(node, None, None), None) or next(self.store.quads_for_pattern(None, None, node), None)
+                next(self.store.quads_for_pattern(node, None, None), None)
+                or next(self.store.quads_for_pattern(None, None, node), None)
             ):
                 entity = Entity(self.scheme.entity_id(i), self.scheme.entity_id(i))
             if entity is not None:
@@ -144,7 +157,7 @@ class EmbeddedStore(EmbeddedSparqlStore):
         preds = [NamedNode(p) for p in predicates] if predicates is not None else [None]
         is_relation, entity_id = self.scheme.is_relation, self.scheme.entity_id
         relation_of = self._relation_label_cache
-        nodes: dict[Term, tuple[str, str]] = {}
+        nodes: dict[NamedNode, tuple[str, str]] = {}
 
         def describe(node: NamedNode) -> tuple[str, str]:
             if node not in nodes:
@@ -153,18 +166,18 @@ class EmbeddedStore(EmbeddedSparqlStore):
             return nodes[node]
 
         # Quads are unique per graph: only data with named graphs can repeat a triple.
-        seen: set[tuple[Term, Term, Term]] | None = set() if self._has_named_graphs() else None
+        seen: set[tuple[object, object, object]] | None = set() if self._has_named_graphs() else None
         out: list[Triple] = []
-        for s in subjects if subjects is not None else [None]:
+        any_node: list[Any] = [None]
+        for s in subjects if subjects is not None else any_node:
             for p in preds:
-                for o in objects if objects is not None else [None]:
-                    for q in self.store.quads_for_pattern(s, p, o):
+                for o in objects if objects is not None else any_node:
+                    for q in self.store.quads_for_pattern(s, p, o):  # type: ignore[arg-type]
                         subj, pred, obj = q.subject, q.predicate, q.object
                         pv = pred.value
-                        if p is None and not is_relation(pv):
+                        if (p is None and not is_relation(pv)) or not isinstance(subj, NamedNode):
                             continue
-                        kind = type(obj)
-                        if kind is BlankNode or type(subj) is BlankNode:
+                        if not isinstance(obj, (Literal, NamedNode)):  # blank nodes, RDF-star
                             continue
                         if seen is not None:
                             if (subj, pred, obj) in seen:
@@ -172,7 +185,7 @@ class EmbeddedStore(EmbeddedSparqlStore):
                             seen.add((subj, pred, obj))
                         relation = relation_of.get(pv) or self._relation_labels([pv])[pv]
                         sid, slabel = describe(subj)
-                        if kind is Literal:
+                        if isinstance(obj, Literal):
                             out.append(Triple(sid, slabel, relation, obj.value))
                         else:
                             oid, olabel = describe(obj)
@@ -188,7 +201,12 @@ class EmbeddedStore(EmbeddedSparqlStore):
 
     def _value_terms(self, value: str) -> list[Term]:
         variants = self._literal_variants(value)
-        nodes = [q.subject for v in variants for q in self.store.quads_for_pattern(None, _LABEL, v)]
+        nodes = [
+            n
+            for v in variants
+            for q in self.store.quads_for_pattern(None, _LABEL, v)
+            if isinstance(n := q.subject, NamedNode)
+        ]
         return [*variants, *dict.fromkeys(nodes)]
 
     def _keys(self) -> list[tuple[str, str]]:
@@ -197,7 +215,7 @@ class EmbeddedStore(EmbeddedSparqlStore):
             self._key_index = sorted(
                 (q.object.value, q.subject.value)
                 for q in self.store.quads_for_pattern(None, _KEY, None)
-                if isinstance(q.subject, NamedNode)
+                if isinstance(q.subject, NamedNode) and isinstance(q.object, Literal)
             )
         return self._key_index
 
@@ -217,6 +235,12 @@ class EmbeddedStore(EmbeddedSparqlStore):
                 hits[node] = min(hits.get(node, len(k)), len(k))
             ranked = sorted(hits, key=lambda n: (hits[n], n))[:limit]
         else:
-            ranked = sorted({q.subject.value for q in self.store.quads_for_pattern(None, _KEY, Literal(key))})[:limit]
+            ranked = sorted(
+                {
+                    q.subject.value
+                    for q in self.store.quads_for_pattern(None, _KEY, Literal(key))
+                    if isinstance(q.subject, NamedNode)
+                }
+            )[:limit]
         found = self._entities(ranked)
         return [found[n] for n in ranked if n in found]

@@ -42,7 +42,9 @@ class BiokalmaItem:
     graph: Subgraph
 
 
-def biokalma_subgraph(entities: Any, *, where: tuple[str | Path, int | None] = ("<input>", None), field: str = "kg") -> Subgraph:
+def biokalma_subgraph(
+    entities: Any, *, where: tuple[str | Path, int | None] = ("<input>", None), field: str = "kg"
+) -> Subgraph:
     """The subgraph of a list of BioKaLMA entity dicts (``qid``, ``name``, ``property: value``).
 
     ``name`` becomes the entity label; ``date_of_birth`` style keys read as ``date of birth``,
@@ -148,7 +150,12 @@ def file_kind(path: str | Path) -> str:
         return "tsv"
     if suffix in _RDF_FORMATS:
         return "rdf"
-    raise InputError(path, None, None, "unknown graph format: expected .json (BioKaLMA), .txt/.tsv (head|rel|tail) or RDF (.nt .ttl .nq .trig)")
+    raise InputError(
+        path,
+        None,
+        None,
+        "unknown graph format: expected .json (BioKaLMA), .txt/.tsv (head|rel|tail) or RDF (.nt .ttl .nq .trig)",
+    )
 
 
 def graph_quads(path: str | Path, scheme: IriScheme) -> Iterator[Quad]:

@@ -169,7 +169,9 @@ class SparqlStore:
         if missing:  # entities with neither label nor type still exist if they have any triple
             q = f"SELECT DISTINCT ?e WHERE {{ {values('?e', map(NamedNode, missing))} {{ ?e ?p ?o }} UNION {{ ?s ?p ?e }} }}"
             for row in self._select(q):
-                out[row["e"].value] = Entity(self.scheme.entity_id(row["e"].value), self.scheme.entity_id(row["e"].value))
+                out[row["e"].value] = Entity(
+                    self.scheme.entity_id(row["e"].value), self.scheme.entity_id(row["e"].value)
+                )
         return out
 
     def _entity_from_parts(
@@ -178,7 +180,10 @@ class SparqlStore:
         if not (labels or aliases or types):
             return None
         entity_id = self.scheme.entity_id(entity_iri)
-        ok_labels = sorted((t for t in labels if self._lang_ok(t) and t.value), key=lambda t: (t.language is None, t.value))
+        ok_labels = sorted(
+            (t for t in labels if isinstance(t, Literal) and self._lang_ok(t) and t.value),
+            key=lambda t: (t.language is None, t.value),
+        )
         label = ok_labels[0].value if ok_labels else entity_id
         alias_set = dict.fromkeys(t.value for t in ok_labels[1:] if t.value != label)
         alias_set.update(dict.fromkeys(t.value for t in aliases if self._lang_ok(t) and t.value != label))
@@ -200,7 +205,11 @@ class SparqlStore:
             return []
         k = str(Literal(key))
         if self._has_label_keys():
-            cond = f"?e <{LABEL_KEY}> ?k . FILTER(STRSTARTS(?k, {k}))" if prefix else f"?e <{LABEL_KEY}> {k} . BIND({k} AS ?k)"
+            cond = (
+                f"?e <{LABEL_KEY}> ?k . FILTER(STRSTARTS(?k, {k}))"
+                if prefix
+                else f"?e <{LABEL_KEY}> {k} . BIND({k} AS ?k)"
+            )
         else:  # foreign data without kgcite's key index: compare lower-cased labels
             test = f"STRSTARTS(LCASE(STR(?l)), {k})" if prefix else f"LCASE(STR(?l)) = {k}"
             cond = (
@@ -231,8 +240,8 @@ class SparqlStore:
             blocks.append(values("?p", map(NamedNode, predicates)))
         if objects is not None:
             blocks.append(values("?o", objects))
-        pred_filter = "" if predicates is not None else (
-            f"FILTER(STRSTARTS(STR(?p), {Literal(self.scheme.relation_ns)}))"
+        pred_filter = (
+            "" if predicates is not None else (f"FILTER(STRSTARTS(STR(?p), {Literal(self.scheme.relation_ns)}))")
         )
         q = (
             f"SELECT ?s ?sl ?p ?o ?ol WHERE {{ {' '.join(blocks)} ?s ?p ?o . {pred_filter} "
@@ -253,7 +262,11 @@ class SparqlStore:
             return Triple(subject_id, s_label.value if s_label else subject_id, relation, o.value)
         object_id = self.scheme.entity_id(o.value)
         return Triple(
-            subject_id, s_label.value if s_label else subject_id, relation, o_label.value if o_label else object_id, object_id
+            subject_id,
+            s_label.value if s_label else subject_id,
+            relation,
+            o_label.value if o_label else object_id,
+            object_id,
         )
 
     @staticmethod
