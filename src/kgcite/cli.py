@@ -13,8 +13,13 @@ from pathlib import Path
 from kgcite.evaluate.citation import CitationReport
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table
+from kgcite.generate.citations import attach_marks
+from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
 from kgcite.kg.loaders import shipped_biokalma
+from kgcite.models.llm import LLMError
+from kgcite.runs import dataset, finished_ids, run
+from kgcite.runtime import Runtime, default_cache_path
 
 
 def _sample_answers() -> Path:
@@ -135,7 +140,7 @@ def _print_report(result: tuple[CitationReport, list[InputError]], args: argpars
 
 
 def cmd_eval_citations(args: argparse.Namespace) -> int:
-    records = read_records(args.answers, skip_bad=args.skip_bad)
+    records = read_records(args.answers, skip_bad=args.skip_bad, answer_field=args.answer_field)
     _print_report(citation_report(records, args.precision_unit), args)
     return 0
 
@@ -160,6 +165,81 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- ask / run ----------------------------------------------------------------------------------
+
+
+def _runtime(args: argparse.Namespace) -> Runtime:
+    store = None
+    if args.endpoint or args.store:
+        store = _open(args)
+    return Runtime(
+        store=store,
+        model=args.model,
+        base_url=args.base_url,
+        cache=None if args.no_cache else default_cache_path(),
+        rewrite=not args.no_rewrite,
+        concurrency=args.concurrency,
+        timeout=args.timeout,
+    )
+
+
+def format_attributed(answer: AttributedAnswer) -> str:
+    """The answer with numbered citation marks and, below, each number's triple in words."""
+    numbers: dict[tuple[str, str, str], int] = {}
+    by_key = {t.key: t for t in answer.retrieved.triples}
+    lines = []
+    for sentence in answer.sentences:
+        marks = "".join(f"[{numbers.setdefault(k, len(numbers) + 1)}]" for t in sentence.cited_triples() if (k := t.key))
+        lines.append(attach_marks(sentence.text, marks + ("[NA]" if sentence.na else "")))
+    out = [" ".join(lines), ""]
+    for key, n in numbers.items():
+        t = by_key.get(key)
+        subject = f"{t.subject_label} ({key[0]})" if t else key[0]
+        out.append(f"[{n}] {subject} · {key[1]} · {key[2]}")
+    if any(s.na for s in answer.sentences):
+        out.append("[NA] the knowledge graph does not hold this")
+    return "\n".join(out).rstrip()
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    runtime = _runtime(args)
+    generator = runtime.generator(args.mode)
+    result = generator.answer_many([args.question])[0]
+    if isinstance(result, LLMError):
+        raise result
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(format_attributed(result))
+        t = result.timings
+        print(f"\n{result.mode} · {result.model} · " + " · ".join(f"{k} {v * 1000:.0f} ms" for k, v in t.items()), file=sys.stderr)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    items = dataset(args.dataset)[: args.limit] if args.limit else dataset(args.dataset)
+    runtime = _runtime(args)
+    generator = runtime.generator(args.mode)
+    out = Path(args.out)
+    done_before = len(finished_ids(out) & {it.id for it in items})
+    bar = tqdm(total=len(items), initial=done_before, desc=f"{args.mode} {args.dataset}", unit=" q", disable=None)
+    failures = 0
+
+    def progress(n: int, failed: int) -> None:
+        nonlocal failures
+        failures += failed
+        bar.update(n)
+        bar.set_postfix(failed=failures)
+
+    skipped, answered, failed = run(generator, items, out, batch_size=args.batch_size, on_progress=progress)
+    bar.close()
+    print(f"{out}: {answered} answered, {failed} failed, {skipped} already done (of {len(items)})")
+    print(f"score it: kgcite eval citations --answers {out}")
+    return 0
+
+
 # -- parser -----------------------------------------------------------------------------------
 
 
@@ -175,6 +255,20 @@ def _store_options(p: argparse.ArgumentParser) -> None:
         default="generic",
         help="IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)",
     )
+
+
+def _model_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", choices=["grounded", "free"], default="grounded",
+                   help="grounded (default): cite selected triples by construction; free: KaLMA's baseline prompt + repair")
+    p.add_argument("--model", metavar="GGUF|NAME",
+                   help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url")
+    p.add_argument("--base-url", metavar="URL",
+                   help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY")
+    p.add_argument("--no-rewrite", action="store_true", help="grounded mode: template sentences only, no LLM call")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)")
+    p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
+    _store_options(p)
 
 
 def _unit_option(p: argparse.ArgumentParser) -> None:
@@ -200,6 +294,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _unit_option(demo)
     demo.set_defaults(func=cmd_demo)
+
+    ask = sub.add_parser("ask", help="answer a question with citations to knowledge-graph triples")
+    ask.add_argument("question", metavar="QUESTION")
+    ask.add_argument("--json", action="store_true", help="print the AttributedAnswer as JSON")
+    _model_options(ask)
+    ask.set_defaults(func=cmd_ask)
+
+    rn = sub.add_parser("run", help="answer a dataset into a resumable JSONL file",
+                        description="Killed runs resume: a rerun skips answered items and retries failed ones.")
+    rn.add_argument("--dataset", default="biokalma", help="biokalma, biokalma:specific or biokalma:general")
+    rn.add_argument("--out", required=True, metavar="FILE.jsonl")
+    rn.add_argument("--limit", type=int, help="only the first N items")
+    rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
+    _model_options(rn)
+    rn.set_defaults(func=cmd_run)
 
     kg = sub.add_parser("kg", help="load and inspect knowledge graphs").add_subparsers(
         dest="kg_command", required=True, metavar="ACTION"
@@ -253,7 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 2
-    except KGError as exc:
+    except (KGError, LLMError) as exc:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -88,12 +88,15 @@ class CitationReport:
     f1_macro: float | None
     n_skipped: int = 0
     n_unparsed: int = 0
+    n_failed: int = 0
 
     def to_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
 
 
-def aggregate(scores: Sequence[AnswerCitationScore], *, n_skipped: int = 0, n_unparsed: int = 0) -> CitationReport:
+def aggregate(
+    scores: Sequence[AnswerCitationScore], *, n_skipped: int = 0, n_unparsed: int = 0, n_failed: int = 0
+) -> CitationReport:
     """Micro rates pool the counts of all answers; macro rates average per-answer rates
     (answers without citations are left out of macro precision; they score 0 recall)."""
     n_cit = sum(s.n_citations for s in scores)
@@ -114,4 +117,5 @@ def aggregate(scores: Sequence[AnswerCitationScore], *, n_skipped: int = 0, n_un
         f1_macro=f1(p_macro, r_macro),
         n_skipped=n_skipped,
         n_unparsed=n_unparsed,
+        n_failed=n_failed,
     )

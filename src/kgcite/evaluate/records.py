@@ -25,6 +25,7 @@ class AnswerRecord:
     graph: Subgraph
     minimum: tuple[TripleKey, ...]
     line: int
+    status: str = "ok"  # "failed": the run could not answer; the answer is not scored
 
     def parsed(self) -> ParsedAnswer:
         """The answer's citations, values resolved against this question's graph."""
@@ -42,7 +43,7 @@ def _field(obj: dict[str, Any], name: str, kind: type, path: Path, line: int) ->
     return value
 
 
-def parse_record(text: str, path: Path, line: int) -> AnswerRecord:
+def parse_record(text: str, path: Path, line: int, answer_field: str = "answer") -> AnswerRecord:
     """One JSONL line to a record; an :class:`InputError` names the line and the bad field."""
     try:
         obj = json.loads(text)
@@ -50,6 +51,9 @@ def parse_record(text: str, path: Path, line: int) -> AnswerRecord:
         raise InputError(path, line, None, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
     if not isinstance(obj, dict):
         raise InputError(path, line, None, f"expected a JSON object, got {type(obj).__name__}")
+    status = obj.get("status", "ok")
+    if status not in ("ok", "failed"):
+        raise InputError(path, line, "status", f"expected 'ok' or 'failed', got {status!r}")
     minimum = []
     for i, item in enumerate(_field(obj, "minimum_knowledge", list, path, line)):
         if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
@@ -58,15 +62,17 @@ def parse_record(text: str, path: Path, line: int) -> AnswerRecord:
     return AnswerRecord(
         id=_field(obj, "id", str, path, line),
         question=_field(obj, "question", str, path, line),
-        answer=_field(obj, "answer", str, path, line),
+        answer=_field(obj, answer_field, str, path, line) if status == "ok" else str(obj.get(answer_field) or ""),
         graph=biokalma_subgraph(_field(obj, "kg", list, path, line), where=(path, line), field="kg"),
         minimum=tuple(minimum),
         line=line,
+        status=status,
     )
 
 
-def read_records(path: str | Path, *, skip_bad: bool = False) -> Iterator[AnswerRecord | InputError]:
-    """Records of an answer file; with ``skip_bad`` a bad line yields its error instead of raising."""
+def read_records(path: str | Path, *, skip_bad: bool = False, answer_field: str = "answer") -> Iterator[AnswerRecord | InputError]:
+    """Records of an answer file; with ``skip_bad`` a bad line yields its error instead of raising.
+    ``answer_field`` scores another text of the line (e.g. ``raw_output``: a model's unrepaired answer)."""
     path = Path(path)
     try:
         fh = path.open(encoding="utf-8")
@@ -77,7 +83,7 @@ def read_records(path: str | Path, *, skip_bad: bool = False) -> Iterator[Answer
             if not text.strip():
                 continue
             try:
-                yield parse_record(text, path, line_no)
+                yield parse_record(text, path, line_no, answer_field)
             except InputError as err:
                 if not skip_bad:
                     raise

@@ -20,19 +20,28 @@ def citation_report(
     """Score every record (``graph_of`` picks G; default: the record's own ``kg``).
 
     Bad lines come in as errors (see ``read_records(skip_bad=True)``); they are counted and returned.
+    An id seen twice (a resumed run retried it) counts once, by its last line; items the run
+    could not answer (``status: failed``) are counted, not scored.
     """
     scores: list[AnswerCitationScore] = []
     skipped: list[InputError] = []
-    n_unparsed = 0
+    latest: dict[str, AnswerRecord] = {}
     for rec in records:
         if isinstance(rec, InputError):
             skipped.append(rec)
+        else:
+            latest.pop(rec.id, None)
+            latest[rec.id] = rec
+    n_unparsed = n_failed = 0
+    for rec in latest.values():
+        if rec.status == "failed":
+            n_failed += 1
             continue
         graph = graph_of(rec) if graph_of else rec.graph
         parsed = rec.parsed()
         n_unparsed += parsed.n_unparsed
         scores.append(score_answer(parsed.cited_triples(), graph.keys, rec.minimum, unit))
-    return aggregate(scores, n_skipped=len(skipped), n_unparsed=n_unparsed), skipped
+    return aggregate(scores, n_skipped=len(skipped), n_unparsed=n_unparsed, n_failed=n_failed), skipped
 
 
 def _cell(value: object) -> str:
@@ -66,6 +75,7 @@ def format_citation_report(report: CitationReport, unit: PrecisionUnit) -> str:
     ]
     counts = (
         f"{report.n_answers} answers, {report.n_citations} citation triples "
-        f"({report.n_unparsed} unparsable), {report.n_skipped} bad lines skipped; precision unit: {unit}"
+        f"({report.n_unparsed} unparsable), {report.n_skipped} bad lines skipped, {report.n_failed} failed items; "
+        f"precision unit: {unit}"
     )
     return f"{format_table(['metric', 'micro', 'macro'], rows)}\n{counts}"

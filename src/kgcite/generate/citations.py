@@ -305,15 +305,18 @@ def cite_triples(keys: Iterable[TripleKey]) -> tuple[KGCitation, ...]:
     return tuple(KGCitation(e, tuple(p)) for e, p in by_entity.items())
 
 
-def format_sentence(sentence: Sentence) -> str:
-    """KaLMA's placement: citations before the sentence's final punctuation."""
-    marks = "".join(format_citation(c) for c in sentence.citations)
+def attach_marks(text: str, marks: str) -> str:
+    """KaLMA's placement: citation marks before the sentence's final punctuation."""
     if not marks:
-        return sentence.text
-    m = re.search(r"[.!?]+[\"'”’)]*$", sentence.text)
+        return text
+    m = re.search(r"[.!?]+[\"'”’)]*$", text)
     if m is None:
-        return f"{sentence.text} {marks}".strip()
-    return f"{sentence.text[: m.start()]} {marks}{m.group()}".lstrip()
+        return f"{text} {marks}".strip()
+    return f"{text[: m.start()]} {marks}{m.group()}".lstrip()
+
+
+def format_sentence(sentence: Sentence) -> str:
+    return attach_marks(sentence.text, "".join(format_citation(c) for c in sentence.citations))
 
 
 def format_answer(sentences: Sequence[Sentence]) -> str:

@@ -69,13 +69,31 @@ def biokalma_subgraph(
         for key, value in raw.items():
             if key in _BIOKALMA_META:
                 continue
-            if not isinstance(value, str):
-                raise InputError(path, line, f"{f}.{key}", f"expected a string value, got {type(value).__name__}")
-            if value.strip():
-                triples.append(Triple(qid, label, key.replace("_", " ").strip(), value.strip()))
+            values = value if isinstance(value, list) else [value]  # kgcite writes several values as a list
+            for v in values:
+                if not isinstance(v, str):
+                    raise InputError(path, line, f"{f}.{key}", f"expected a string value, got {type(v).__name__}")
+                if v.strip():
+                    triples.append(Triple(qid, label, key.replace("_", " ").strip(), v.strip()))
         types = tuple(t.object_value for t in triples if t.relation == "instance of")
         parts.append(Subgraph((Entity(qid, label, (), types),), tuple(triples)))
     return Subgraph.merge(parts)
+
+
+def subgraph_to_biokalma(graph: Subgraph) -> list[dict[str, Any]]:
+    """The inverse of :func:`biokalma_subgraph`: one dict per subject, a list where a property
+    has several values. Subjects of incoming triples get a dict of their own."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in graph.entities:
+        out[e.id] = {"qid": e.id, "name": e.label}
+    for t in graph.triples:
+        d = out.setdefault(t.subject_id, {"qid": t.subject_id, "name": t.subject_label})
+        if t.relation in d:
+            prev = d[t.relation]
+            d[t.relation] = [*prev, t.object_value] if isinstance(prev, list) else [prev, t.object_value]
+        else:
+            d[t.relation] = t.object_value
+    return list(out.values())
 
 
 def read_biokalma(path: str | Path) -> Iterator[BiokalmaItem]:

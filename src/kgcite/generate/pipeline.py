@@ -1,0 +1,344 @@
+"""Question → :class:`AttributedAnswer`: the two generation modes over one retrieval.
+
+``free`` is KaLMA's baseline (the LLM writes text and citations; a repair step then keeps only
+citations of retrieved triples). ``grounded`` selects the triples first, states them with the
+template verbaliser, lets the LLM rephrase, and keeps the rephrasing only if it still states
+every cited fact and adds none (DESIGN.md §8): every citation is a retrieved triple by
+construction, and a verify step flags unsupported sentences ``[NA]``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgcite.generate.citations import (
+    Citation,
+    KGCitation,
+    NACitation,
+    ParsedAnswer,
+    Sentence,
+    cite_triples,
+    format_answer,
+    parse_answer,
+)
+from kgcite.generate.prompts import REWRITE_SYSTEM, kalma_prompt, rewrite_prompt
+from kgcite.generate.select import TripleSelector
+from kgcite.generate.verbalize import verbalize
+from kgcite.generate.verify import LexicalVerifier, Verifier, normalize
+from kgcite.kg.model import Subgraph, Triple, TripleKey
+from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.retrieve.retriever import KGRetriever, Retrieval
+
+
+@dataclass(frozen=True)
+class AttributedAnswer:
+    """An answer whose sentences carry their citations, with what it was made from."""
+
+    question: str
+    mode: str
+    model: str
+    sentences: tuple[Sentence, ...]
+    retrieved: Subgraph  # G: everything retrieval returned
+    evidence: tuple[Triple, ...]  # the triples shown to the model (free) or selected (grounded)
+    linked: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    rewritten: bool = False
+    raw_output: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def answer(self) -> str:
+        return format_answer(self.sentences)
+
+    def citations(self) -> list[list[str]]:
+        """``[qid, property, value]`` of every citation triple, in order."""
+        return [list(t.key) for s in self.sentences for t in s.cited_triples() if t.key is not None]
+
+    def to_dict(self) -> dict[str, Any]:
+        labels = {t.key: t for t in self.retrieved.triples}
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "citations": self.citations(),
+            "sentences": [
+                {
+                    "text": s.text,
+                    "na": s.na,
+                    "citations": [
+                        {"qid": k[0], "property": k[1], "value": k[2], "subject": labels[k].subject_label if k in labels else None}
+                        for t in s.cited_triples()
+                        if (k := t.key) is not None
+                    ],
+                }
+                for s in self.sentences
+            ],
+            "mode": self.mode,
+            "model": self.model,
+            "linked": list(self.linked),
+            "evidence": [list(t.key) for t in self.evidence],
+            "repairs": list(self.repairs),
+            "rewritten": self.rewritten,
+            "raw_output": self.raw_output,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+def _na_sentence(retrieval: Retrieval) -> Sentence:
+    if not retrieval.linked:
+        return Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
+    names = " and ".join(le.entity.label for le in retrieval.linked)
+    return Sentence(f"The knowledge graph holds no fact about {names} that answers this question.", (NACitation(),))
+
+
+class Generator(ABC):
+    """Template method: retrieve for a batch of questions, then the mode's own generation."""
+
+    mode = ""
+
+    def __init__(self, retriever: KGRetriever, llm: LLM | None, verifier: Verifier | None = None) -> None:
+        self.retriever, self.llm = retriever, llm
+        self.verifier: Verifier = verifier or LexicalVerifier()
+
+    @property
+    def model_name(self) -> str:
+        return self.llm.name if self.llm is not None else "template"
+
+    def answer(self, question: str) -> AttributedAnswer:
+        result = self.answer_many([question])[0]
+        if isinstance(result, LLMError):
+            raise result
+        return result
+
+    def answer_many(self, questions: Sequence[str]) -> list[AttributedAnswer | LLMError]:
+        return self.generate(self.retriever.retrieve_many(questions))
+
+    @abstractmethod
+    def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]: ...
+
+    def _chat(self, requests: Sequence[ChatRequest | None]) -> list[ChatResult | LLMError | None]:
+        """Send the non-None requests as one batch; keep positions."""
+        todo = [(i, r) for i, r in enumerate(requests) if r is not None]
+        out: list[ChatResult | LLMError | None] = [None] * len(requests)
+        if todo and self.llm is not None:
+            for (i, _), res in zip(todo, self.llm.chat_many([r for _, r in todo]), strict=True):
+                if isinstance(res, ChatResult) and not res.text.strip():
+                    res = LLMError(f"{self.model_name}: empty output")
+                out[i] = res
+        return out
+
+    def verify(self, sentences: Sequence[Sentence], graph: Subgraph) -> tuple[tuple[Sentence, ...], list[str]]:
+        """Drop citations a sentence does not state; a sentence left with none is flagged [NA]."""
+        by_key = {t.key: t for t in graph.triples}
+        pairs = [(s.text, by_key[k]) for s in sentences for t in s.cited_triples() if (k := t.key) in by_key]
+        verdicts = iter(self.verifier.supported(pairs))
+        out, notes = [], []
+        for s in sentences:
+            keep: list[TripleKey] = []
+            had = [k for t in s.cited_triples() if (k := t.key) in by_key]
+            for k in had:
+                if next(verdicts):
+                    keep.append(k)
+                else:
+                    notes.append(f"verify: '{s.text}' does not state {list(k)}; citation removed")
+            others: list[Citation] = [c for c in s.citations if not isinstance(c, KGCitation)]
+            if had and not keep and not any(isinstance(c, NACitation) for c in others):
+                others.append(NACitation())
+                notes.append(f"verify: '{s.text}' is supported by none of its citations; flagged [NA]")
+            out.append(Sentence(s.text, tuple(cite_triples(keep)) + tuple(others)))
+        return tuple(out), notes
+
+
+# -- grounded ---------------------------------------------------------------------------------
+
+#: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
+_NEW_FACT = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*|\b\d[\d\-/.,]*\d\b|\b\d\b")
+_FUNCTION_WORDS = frozenset("he she they his her their it its the a an this these in on at by as and but".split())
+
+
+def _invented(text: str, known: str) -> bool:
+    """Whether ``text`` names something (a name or a number) absent from ``known`` (normalised)."""
+    for match in _NEW_FACT.findall(text):
+        words = normalize(match).split()
+        while words and words[0] in _FUNCTION_WORDS:
+            words = words[1:]
+        if words and f" {' '.join(words)} " not in f" {known} ":
+            return True
+    return False
+
+
+class GroundedGenerator(Generator):
+    mode = "grounded"
+
+    def __init__(
+        self,
+        retriever: KGRetriever,
+        llm: LLM | None,
+        selector: TripleSelector,
+        verifier: Verifier | None = None,
+        *,
+        rewrite: bool = True,
+        max_tokens: int = 120,
+    ) -> None:
+        super().__init__(retriever, llm, verifier)
+        self.selector, self.rewrite, self.max_tokens = selector, rewrite, max_tokens
+
+    def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
+        t0 = time.perf_counter()
+        selected = self.selector.select_many([r.question for r in retrievals], [r.graph for r in retrievals])
+        select_s = (time.perf_counter() - t0) / max(1, len(retrievals))
+        requests = [
+            ChatRequest.of(rewrite_prompt(r.question, [verbalize(t) for t in triples]), system=REWRITE_SYSTEM, max_tokens=self.max_tokens)
+            if triples and self.rewrite and self.llm is not None
+            else None
+            for r, triples in zip(retrievals, selected, strict=True)
+        ]
+        t1 = time.perf_counter()
+        replies = self._chat(requests)
+        gen_s = (time.perf_counter() - t1) / max(1, sum(r is not None for r in requests))
+        out: list[AttributedAnswer | LLMError] = []
+        for retrieval, triples, reply in zip(retrievals, selected, replies, strict=True):
+            if isinstance(reply, LLMError):
+                out.append(reply)
+                continue
+            t2 = time.perf_counter()
+            template = tuple(Sentence(verbalize(t), cite_triples([t.key])) for t in triples) or (_na_sentence(retrieval),)
+            rewritten = self.accept_rewrite(reply.text, triples, retrieval.question) if reply is not None else None
+            sentences, notes = self.verify(rewritten or template, retrieval.graph)
+            timings = {**retrieval.timings, "select": select_s, "generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2}
+            out.append(
+                AttributedAnswer(
+                    question=retrieval.question,
+                    mode=self.mode,
+                    model=self.model_name if reply is not None else "template",
+                    sentences=sentences,
+                    retrieved=retrieval.graph,
+                    evidence=tuple(triples),
+                    linked=tuple(le.entity.id for le in retrieval.linked),
+                    repairs=tuple(notes) + (() if rewritten or reply is None else ("rewrite rejected: template text kept",)),
+                    rewritten=rewritten is not None,
+                    raw_output=reply.text if reply is not None else "",
+                    timings=timings,
+                )
+            )
+        return out
+
+    def accept_rewrite(self, text: str, triples: Sequence[Triple], question: str) -> tuple[Sentence, ...] | None:
+        """The LLM's paragraph as cited sentences, or None if it dropped a fact or added one.
+
+        Each sentence cites the triples whose values it states; every triple must be stated,
+        every sentence must cite something, and no name or number may appear that is not in
+        the facts or the question.
+        """
+        lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+        if not lines or any(ln[-1] not in ".!?" for ln in lines):  # lists and cut-off text are no prose
+            return None
+        parsed = parse_answer(" ".join(lines))
+        if not parsed.sentences or parsed.citations():
+            return None
+        known = normalize(" ".join([question, *(verbalize(t) for t in triples)]))
+        sentences, stated = [], set()
+        for s in parsed.sentences:
+            if _invented(s.text, known):
+                return None
+            verdicts = self.verifier.supported([(s.text, t) for t in triples])
+            cited = [t.key for t, ok in zip(triples, verdicts, strict=True) if ok]
+            if not cited:
+                return None
+            stated.update(cited)
+            sentences.append(Sentence(s.text, cite_triples(cited)))
+        if stated != {t.key for t in triples}:
+            return None
+        return tuple(sentences)
+
+
+# -- free (KaLMA baseline) --------------------------------------------------------------------
+
+
+def repair(parsed: ParsedAnswer, graph: Subgraph) -> tuple[tuple[Sentence, ...], list[str]]:
+    """Keep only citations of retrieved triples; map a near miss to the real triple it meant.
+
+    A near miss is: the value written differently (case, punctuation), a wrong entity id for a
+    (property, value) that exists once, or a property spelled differently for a (entity, value)
+    that exists once. Anything else is dropped. Quote citations and unreadable brackets are dropped.
+    """
+    keys = graph.keys
+    by_norm = {(k[0], normalize(k[1]), normalize(k[2])): k for k in keys}
+    by_rel_value: dict[tuple[str, str], list[TripleKey]] = {}
+    by_ent_value: dict[tuple[str, str], list[TripleKey]] = {}
+    for k in keys:
+        by_rel_value.setdefault((normalize(k[1]), normalize(k[2])), []).append(k)
+        by_ent_value.setdefault((k[0], normalize(k[2])), []).append(k)
+    notes: list[str] = []
+    out = []
+    for s in parsed.sentences:
+        kept: list[TripleKey] = []
+        others: list[Citation] = []
+        for c in s.citations:
+            if isinstance(c, NACitation):
+                others.append(c)
+            elif not isinstance(c, KGCitation):
+                notes.append(f"dropped {c!r}: not a KG citation")
+        for t in s.cited_triples():
+            k = t.key
+            if k is None:
+                notes.append(f"dropped incomplete citation {[t.entity_id, t.relation, t.value]}")
+                continue
+            if k in keys:
+                kept.append(k)
+                continue
+            nk = (k[0], normalize(k[1]), normalize(k[2]))
+            match = by_norm.get(nk)
+            if match is None and len(c1 := by_rel_value.get((nk[1], nk[2]), [])) == 1:
+                match = c1[0]
+            if match is None and len(c2 := by_ent_value.get((nk[0], nk[2]), [])) == 1:
+                match = c2[0]
+            if match is not None:
+                kept.append(match)
+                notes.append(f"mapped {list(k)} -> {list(match)}")
+            else:
+                notes.append(f"dropped {list(k)}: not in the retrieved graph")
+        out.append(Sentence(s.text, tuple(cite_triples(list(dict.fromkeys(kept)))) + tuple(others)))
+    return tuple(out), notes
+
+
+class FreeGenerator(Generator):
+    mode = "free"
+
+    def __init__(self, retriever: KGRetriever, llm: LLM, verifier: Verifier | None = None, *, max_tokens: int = 256) -> None:
+        super().__init__(retriever, llm, verifier)
+        self.max_tokens = max_tokens
+
+    def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
+        requests: list[ChatRequest | None] = [
+            ChatRequest.of(kalma_prompt(r.question, r.graph), max_tokens=self.max_tokens, stop=("\nQuestion:", "\nInstruction:"))
+            for r in retrievals
+        ]
+        t0 = time.perf_counter()
+        replies = self._chat(requests)
+        gen_s = (time.perf_counter() - t0) / max(1, len(retrievals))
+        out: list[AttributedAnswer | LLMError] = []
+        for retrieval, reply in zip(retrievals, replies, strict=True):
+            if not isinstance(reply, ChatResult):
+                out.append(reply if isinstance(reply, LLMError) else LLMError("no reply"))
+                continue
+            t1 = time.perf_counter()
+            parsed = parse_answer(reply.text.strip(), retrieval.graph)
+            sentences, notes = repair(parsed, retrieval.graph)
+            out.append(AttributedAnswer(
+                question=retrieval.question,
+                mode=self.mode,
+                model=self.model_name,
+                sentences=sentences,
+                retrieved=retrieval.graph,
+                evidence=retrieval.graph.triples,
+                linked=tuple(le.entity.id for le in retrieval.linked),
+                repairs=tuple(notes),
+                raw_output=reply.text,
+                timings={**retrieval.timings, "generate": gen_s, "verify": time.perf_counter() - t1},
+            ))
+        return out

@@ -1,0 +1,119 @@
+"""Resumable runs: answer a dataset into an append-only JSONL file, one line per item.
+
+Each finished item is written and fsync'ed before the next batch starts, so a run killed at any
+moment (kill -9 included) loses at most the batch in flight; a rerun reads the file, cuts a torn
+last line, skips every item already answered and retries the failed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgcite.generate.pipeline import AttributedAnswer, Generator
+from kgcite.kg.loaders import read_biokalma, shipped_biokalma, subgraph_to_biokalma
+from kgcite.models.llm import LLMError
+
+
+@dataclass(frozen=True)
+class DatasetItem:
+    id: str
+    question: str
+    minimum_knowledge: tuple[tuple[str, str, str], ...] = ()
+    reference_entities: tuple[str, ...] = ()  # QIDs of the graph the dataset authors retrieved
+
+
+def dataset(name: str) -> list[DatasetItem]:
+    """``biokalma`` (both splits), ``biokalma:specific`` or ``biokalma:general``."""
+    base, _, split = name.partition(":")
+    if base != "biokalma":
+        raise ValueError(f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general")
+    splits = [split] if split else ["specific", "general"]
+    items = []
+    for sp in splits:
+        for path in shipped_biokalma(sp):
+            for it in read_biokalma(path):
+                items.append(DatasetItem(f"{sp}-{it.index}", it.question, (), tuple(e.id for e in it.graph.entities)))
+    return items
+
+
+def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dict[str, Any]:
+    """The JSONL line: what ``kgcite eval citations`` reads, plus the answer's provenance."""
+    base: dict[str, Any] = {"id": item.id, "question": item.question, "minimum_knowledge": [list(k) for k in item.minimum_knowledge]}
+    if isinstance(result, LLMError):
+        return {**base, "status": "failed", "error": str(result), "answer": "", "kg": []}
+    d = result.to_dict()
+    return {
+        **base,
+        "status": "ok",
+        "answer": d["answer"],
+        "kg": subgraph_to_biokalma(result.retrieved),
+        "citations": d["citations"],
+        "mode": d["mode"],
+        "model": d["model"],
+        "linked": d["linked"],
+        "reference_entities": list(item.reference_entities),
+        "repairs": d["repairs"],
+        "rewritten": d["rewritten"],
+        "raw_output": d["raw_output"],
+        "timings": d["timings"],
+    }
+
+
+def finished_ids(path: Path) -> set[str]:
+    """Ids answered (status ok) in an existing output; a torn last line is cut off the file."""
+    if not path.exists():
+        return set()
+    done: set[str] = set()
+    good_end = 0
+    with path.open("rb") as fh:
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                obj = json.loads(raw)
+            except json.JSONDecodeError:
+                break
+            good_end += len(raw)
+            if obj.get("status") == "ok":
+                done.add(str(obj.get("id")))
+    if good_end < path.stat().st_size:
+        with path.open("r+b") as fh:
+            fh.truncate(good_end)
+    return done
+
+
+def batches(items: Sequence[DatasetItem], size: int) -> Iterator[Sequence[DatasetItem]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def run(
+    generator: Generator,
+    items: Sequence[DatasetItem],
+    out: Path,
+    *,
+    batch_size: int = 8,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, int, int]:
+    """Answer the items not yet in ``out``; returns (skipped as done, answered, failed)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = finished_ids(out)
+    todo = [it for it in items if it.id not in done]
+    answered = failed = 0
+    with out.open("a", encoding="utf-8") as fh:
+        for batch in batches(todo, batch_size):
+            results = generator.answer_many([it.question for it in batch])
+            for item, result in zip(batch, results, strict=True):
+                fh.write(json.dumps(answer_record(item, result), ensure_ascii=False) + "\n")
+                failed += isinstance(result, LLMError)
+                answered += not isinstance(result, LLMError)
+            fh.flush()
+            os.fsync(fh.fileno())
+            if on_progress:
+                on_progress(len(batch), sum(isinstance(r, LLMError) for r in results))
+    return len(items) - len(todo), answered, failed
