@@ -350,6 +350,12 @@ def build_parser() -> argparse.ArgumentParser:
     cit.add_argument(
         "--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping at the first"
     )
+    cit.add_argument(
+        "--answer-field",
+        default="answer",
+        metavar="FIELD",
+        help="score another text field of each line, e.g. raw_output (a model's answer before repair)",
+    )
     _unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)
     return parser
