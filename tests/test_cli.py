@@ -26,10 +26,13 @@ KEYS = {
 }
 
 
-def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def kgcite_cmd() -> list[str]:
     exe = shutil.which("kgcite")
-    cmd = [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=120)
+    return [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
+
+
+def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*kgcite_cmd(), *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300)
 
 
 def figure_2_record(id_: str = "fig2") -> dict[str, object]:
@@ -153,3 +156,26 @@ def test_help_describes_the_commands() -> None:
     res = kgcite("--help")
     assert res.returncode == 0 and all(c in res.stdout for c in ("demo", "kg", "eval"))
     assert "--precision-unit" in kgcite("eval", "citations", "--help").stdout
+
+
+def test_ask_stephen_crane_json_offline(tmp_path: Path) -> None:
+    res = kgcite("ask", "Who was Stephen Crane's father?", "--json", "--no-cache")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert ["Q206534", "father", "Jonathan Townley Crane"] in out["citations"]
+    assert "[Q206534, father: Jonathan Townley Crane]" in out["answer"]
+
+
+def test_ask_prints_readable_citations() -> None:
+    res = kgcite("ask", "Who was Stephen Crane's father?", "--no-rewrite")
+    assert res.returncode == 0, res.stderr
+    assert "Stephen Crane's father is Jonathan Townley Crane [1]." in res.stdout
+    assert "[1] Stephen Crane (Q206534) · father · Jonathan Townley Crane" in res.stdout
+
+
+def test_ask_with_an_unreachable_server_fails_clearly() -> None:
+    from tests.conftest import free_port
+
+    res = kgcite("ask", "Who was Stephen Crane's father?", "--base-url", f"http://127.0.0.1:{free_port()}", "--no-cache")
+    assert res.returncode == 1
+    assert "kgcite: error:" in res.stderr and "unreachable" in res.stderr and "Traceback" not in res.stderr

@@ -1,0 +1,92 @@
+"""Fixtures shared across stages: real local models, loaded once per test session."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from kgcite.kg import EmbeddedStore
+from kgcite.kg.loaders import shipped_biokalma
+from kgcite.models.embed import OnnxMiniLM
+from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, server_params
+from kgcite.models.ner import SpacyNER
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def biokalma_store() -> EmbeddedStore:
+    store = EmbeddedStore()
+    for path in shipped_biokalma():
+        store.load(path)
+    return store
+
+
+@pytest.fixture(scope="session")
+def ner() -> SpacyNER:
+    return SpacyNER().load()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> OnnxMiniLM:
+    return OnnxMiniLM().load()
+
+
+@pytest.fixture(scope="session")
+def smollm() -> LlamaCppLLM:
+    return LlamaCppLLM().load()
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[str]:
+    """A real OpenAI-compatible llama.cpp HTTP server on 127.0.0.1 with the shipped GGUF."""
+    import xllamacpp
+
+    params = server_params(default_gguf())
+    params.hostnames = ["127.0.0.1"]
+    params.port = free_port()
+    params.n_parallel = 2
+    server = xllamacpp.Server(params)
+    yield f"http://127.0.0.1:{params.port}"
+    del server
+
+
+class _Scripted(BaseHTTPRequestHandler):
+    """Answers every POST with the status and body it was given: a broken backend."""
+
+    status = 500
+    body = b'{"error": "boom"}'
+    hits = 0
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        type(self).hits += 1
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(self.status)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def broken_server(request: pytest.FixtureRequest) -> Iterator[tuple[str, type[_Scripted]]]:
+    """A server on 127.0.0.1 that answers with ``request.param`` = (status, body)."""
+    status, body = getattr(request, "param", (500, {"error": "boom"}))
+    handler = type("Handler", (_Scripted,), {"status": status, "body": body if isinstance(body, bytes) else json.dumps(body).encode(), "hits": 0})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", handler
+    httpd.shutdown()
