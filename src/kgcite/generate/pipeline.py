@@ -270,9 +270,9 @@ def repair(parsed: ParsedAnswer, graph: Subgraph) -> tuple[tuple[Sentence, ...],
     by_norm = {(k[0], normalize(k[1]), normalize(k[2])): k for k in keys}
     by_rel_value: dict[tuple[str, str], list[TripleKey]] = {}
     by_ent_value: dict[tuple[str, str], list[TripleKey]] = {}
-    for k in keys:
-        by_rel_value.setdefault((normalize(k[1]), normalize(k[2])), []).append(k)
-        by_ent_value.setdefault((k[0], normalize(k[2])), []).append(k)
+    for real in keys:
+        by_rel_value.setdefault((normalize(real[1]), normalize(real[2])), []).append(real)
+        by_ent_value.setdefault((real[0], normalize(real[2])), []).append(real)
     notes: list[str] = []
     out = []
     for s in parsed.sentences:

@@ -79,7 +79,7 @@ class _Counter:
     def __iter__(self):  # type: ignore[no-untyped-def]
         bar = None
         if self.desc is not None:
-            from tqdm import tqdm  # type: ignore[import-untyped]
+            from tqdm import tqdm
 
             bar = tqdm(desc=f"loading {self.desc}", unit=" quads", unit_scale=True, mininterval=0.5)
         for quad in self.quads:
