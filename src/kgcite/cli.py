@@ -178,6 +178,7 @@ def _runtime(args: argparse.Namespace) -> Runtime:
         base_url=args.base_url,
         cache=None if args.no_cache else default_cache_path(),
         rewrite=not args.no_rewrite,
+        constrained=args.constrained,
         concurrency=args.concurrency,
         timeout=args.timeout,
     )
@@ -265,6 +266,8 @@ def _model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", metavar="URL",
                    help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY")
     p.add_argument("--no-rewrite", action="store_true", help="grounded mode: template sentences only, no LLM call")
+    p.add_argument("--constrained", action="store_true",
+                   help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)")
     p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")

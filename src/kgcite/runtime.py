@@ -37,6 +37,7 @@ class Runtime:
     base_url: str | None = None
     cache: Path | None = field(default_factory=default_cache_path)
     rewrite: bool = True
+    constrained: bool = False
     concurrency: int = 8
     timeout: float = 60.0
 
@@ -74,5 +75,5 @@ class Runtime:
         if mode == "grounded":
             return GroundedGenerator(self.retriever, self.llm if self.rewrite else None, TripleSelector(self.embedder))
         if mode == "free":
-            return FreeGenerator(self.retriever, self.llm)
+            return FreeGenerator(self.retriever, self.llm, constrained=self.constrained)
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

@@ -130,3 +130,20 @@ def test_backend_failure_is_an_error_not_an_answer(retriever: KGRetriever, embed
     [result] = gen.answer_many(["Who was Stephen Crane's father?"])
     assert isinstance(result, LLMError) and "HTTP 500" in str(result)
     assert LexicalVerifier().supported([("born in Newark.", CRANE[1])]) == [True]
+
+
+def test_constrained_free_mode_cites_only_retrieved_triples(retriever: KGRetriever, smollm: LlamaCppLLM) -> None:
+    gen = FreeGenerator(retriever, smollm, max_tokens=120, constrained=True)
+    a = gen.answer("Who was Stephen Crane's father and where was he born?")
+    raw = parse_answer(a.raw_output, a.retrieved)
+    assert raw.n_unparsed == 0 and raw.sentences
+    assert all(s.citations for s in raw.sentences)  # the grammar ends every sentence with a citation
+    assert all(t.key in a.retrieved for t in raw.cited_triples())  # and allows only retrieved triples
+    assert a.mode == "free-constrained" and not any(r.startswith("dropped") for r in a.repairs)
+
+
+def test_citation_grammar_escapes_values() -> None:
+    from kgcite.generate.prompts import citation_grammar
+
+    g = citation_grammar(Subgraph((), (Triple("Q1", "X", "motto", 'say "hi" \\ [ok]'),)))
+    assert '"[Q1, motto: say \\"hi\\" \\\\ [ok]]"' in g and '"[NA]"' in g

@@ -26,7 +26,7 @@ from kgcite.generate.citations import (
     format_answer,
     parse_answer,
 )
-from kgcite.generate.prompts import REWRITE_SYSTEM, kalma_prompt, rewrite_prompt
+from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.select import TripleSelector
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import LexicalVerifier, Verifier, normalize
@@ -309,13 +309,30 @@ def repair(parsed: ParsedAnswer, graph: Subgraph) -> tuple[tuple[Sentence, ...],
 class FreeGenerator(Generator):
     mode = "free"
 
-    def __init__(self, retriever: KGRetriever, llm: LLM, verifier: Verifier | None = None, *, max_tokens: int = 256) -> None:
+    def __init__(
+        self,
+        retriever: KGRetriever,
+        llm: LLM,
+        verifier: Verifier | None = None,
+        *,
+        max_tokens: int = 256,
+        constrained: bool = False,
+    ) -> None:
         super().__init__(retriever, llm, verifier)
-        self.max_tokens = max_tokens
+        self.max_tokens, self.constrained = max_tokens, constrained
+
+    @property
+    def mode_name(self) -> str:
+        return "free-constrained" if self.constrained else "free"
 
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
         requests: list[ChatRequest | None] = [
-            ChatRequest.of(kalma_prompt(r.question, r.graph), max_tokens=self.max_tokens, stop=("\nQuestion:", "\nInstruction:"))
+            ChatRequest.of(
+                kalma_prompt(r.question, r.graph),
+                max_tokens=self.max_tokens,
+                stop=("\nQuestion:", "\nInstruction:"),
+                grammar=citation_grammar(r.graph) if self.constrained and r.graph.triples else None,
+            )
             for r in retrievals
         ]
         t0 = time.perf_counter()
@@ -331,7 +348,7 @@ class FreeGenerator(Generator):
             sentences, notes = repair(parsed, retrieval.graph)
             out.append(AttributedAnswer(
                 question=retrieval.question,
-                mode=self.mode,
+                mode=self.mode_name,
                 model=self.model_name,
                 sentences=sentences,
                 retrieved=retrieval.graph,

@@ -44,3 +44,17 @@ def rewrite_prompt(question: str, facts: list[str]) -> str:
         "Answer the question using only these facts, in one to three sentences. "
         "Copy every name, date and value exactly as written. Add nothing else."
     )
+
+
+def citation_grammar(graph: Subgraph, *, max_sentences: int = 4, max_chars: int = 150) -> str:
+    """A GBNF grammar for KaLMA answers whose every sentence ends with a citation of a retrieved
+    triple or ``[NA]``: constrained decoding makes even a tiny model cite only real triples."""
+    import json
+
+    cites = [f"[{s}, {r}: {v}]" for s, r, v in sorted(graph.keys)] + ["[NA]"]
+    return (
+        f'root ::= sentence (" " sentence){{0,{max_sentences - 1}}}\n'
+        'sentence ::= text " " cite "."\n'
+        f"text ::= [^\\[\\]\\n.]{{5,{max_chars}}}\n"
+        "cite ::= " + " | ".join(json.dumps(c, ensure_ascii=False) for c in cites) + "\n"
+    )
