@@ -220,7 +220,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    items = dataset(args.dataset)[: args.limit] if args.limit else dataset(args.dataset)
+    items = dataset(args.dataset)[: args.limit or None]
     runtime = _runtime(args)
     generator = runtime.generator(args.mode)
     out = Path(args.out)
