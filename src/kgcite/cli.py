@@ -16,7 +16,7 @@ from kgcite.evaluate.report import citation_report, format_citation_report, form
 from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
-from kgcite.kg.loaders import shipped_biokalma
+from kgcite.kg.embedded import biokalma_store
 from kgcite.models.llm import LLMError
 from kgcite.runs import dataset, finished_ids, run
 from kgcite.runtime import Runtime, default_cache_path
@@ -27,20 +27,14 @@ def _sample_answers() -> Path:
 
 
 def _biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedStore:
-    """The shipped BioKaLMA graph: reopened from ``location`` if loaded there before, else loaded."""
-    store = EmbeddedStore(location)
-    if len(store):
-        if not quiet:
-            print(f"reopened {location}: {len(store):,} quads, nothing reloaded", file=sys.stderr)
-        return store
+    """The shipped BioKaLMA graph, saying whether it was loaded or reopened."""
     t0 = time.perf_counter()
-    n = sum(store.load(p) for p in shipped_biokalma())
-    if not quiet:
-        where = location or "memory"
-        print(
-            f"loaded BioKaLMA into {where}: {n:,} quads read, {len(store):,} stored, {time.perf_counter() - t0:.2f} s",
-            file=sys.stderr,
-        )
+    store, n = biokalma_store(location)
+    if not quiet and n:
+        print(f"loaded BioKaLMA into {location or 'memory'}: {n:,} quads read, {len(store):,} stored, "
+              f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
+    elif not quiet:
+        print(f"reopened {location}: {len(store):,} quads, nothing reloaded", file=sys.stderr)
     return store
 
 

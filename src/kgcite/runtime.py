@@ -9,8 +9,7 @@ from pathlib import Path
 
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
 from kgcite.generate.select import TripleSelector
-from kgcite.kg.embedded import EmbeddedStore
-from kgcite.kg.loaders import shipped_biokalma
+from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore
 from kgcite.models.cache import CachedLLM
 from kgcite.models.embed import OnnxMiniLM
@@ -45,10 +44,7 @@ class Runtime:
     def kg(self) -> SparqlStore:
         if self.store is not None:
             return self.store
-        store = EmbeddedStore()
-        for path in shipped_biokalma():
-            store.load(path)
-        return store
+        return biokalma_store()[0]
 
     @cached_property
     def ner(self) -> SpacyNER:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolution, Store
 
-from kgcite.kg.loaders import graph_quads
+from kgcite.kg.loaders import graph_quads, shipped_biokalma
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.rdf import with_label_keys
 from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
@@ -244,3 +244,12 @@ class EmbeddedStore(EmbeddedSparqlStore):
             )[:limit]
         found = self._entities(ranked)
         return [found[n] for n in ranked if n in found]
+
+
+def biokalma_store(location: str | Path | None = None) -> tuple[EmbeddedStore, int]:
+    """The shipped BioKaLMA graph, reopened from ``location`` if loaded there before, else loaded
+    (in memory when ``location`` is None). Returns the store and the quads read (0: reopened)."""
+    store = EmbeddedStore(location)
+    if len(store):
+        return store, 0
+    return store, sum(store.load(p) for p in shipped_biokalma())
