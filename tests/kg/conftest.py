@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat
 from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, Entity, HttpSparqlStore, IriScheme, Triple, WikidataScheme
 from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
+from tests.conftest import free_port
 
 # Labels built to break naive query building: quotes, backslashes, newlines, braces, keywords.
 HOSTILE_LABEL = 'O\'Brien "the \\ quoted" } ; DROP ALL ; #'
@@ -98,12 +98,6 @@ def wikidata_quads() -> list[Quad]:
     return quads
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _oxigraph_binary() -> str:
     exe = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
     if not os.path.exists(exe):
@@ -128,7 +122,7 @@ class OxigraphServer:
         subprocess.run(
             [exe, "load", "--location", str(location), "--file", str(data_file)], check=True, capture_output=True
         )
-        port = _free_port()
+        port = free_port()
         log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
             [exe, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],

@@ -112,7 +112,7 @@ class EmbeddedStore(EmbeddedSparqlStore):
         if len(labels) == 1:  # the common case, without sorting
             only = labels[0]
             return only.value if self._lang_ok(only) and only.value else None
-        best = sorted((t for t in labels if self._lang_ok(t) and t.value), key=lambda t: (t.language is None, t.value))
+        best = self._usable_labels(labels)
         return best[0].value if best else None
 
     def _entities(self, iris: Sequence[str]) -> dict[str, Entity]:

@@ -73,6 +73,11 @@ class SparqlStore:
         lang = term.language
         return lang is None or lang == self.scheme.language or lang.startswith(self.scheme.language + "-")
 
+    def _usable_labels(self, terms: Iterable[Term]) -> list[Literal]:
+        """Non-empty labels in the scheme's language (or none), tagged ones first, then by text."""
+        ok = [t for t in terms if isinstance(t, Literal) and self._lang_ok(t) and t.value]
+        return sorted(ok, key=lambda t: (t.language is None, t.value))
+
     def _lang_filter(self, var: str) -> str:
         lang = str(Literal(self.scheme.language))
         return f'FILTER(LANG({var}) = "" || LANGMATCHES(LANG({var}), {lang}))'
@@ -180,10 +185,7 @@ class SparqlStore:
         if not (labels or aliases or types):
             return None
         entity_id = self.scheme.entity_id(entity_iri)
-        ok_labels = sorted(
-            (t for t in labels if isinstance(t, Literal) and self._lang_ok(t) and t.value),
-            key=lambda t: (t.language is None, t.value),
-        )
+        ok_labels = self._usable_labels(labels)
         label = ok_labels[0].value if ok_labels else entity_id
         alias_set = dict.fromkeys(t.value for t in ok_labels[1:] if t.value != label)
         alias_set.update(dict.fromkeys(t.value for t in aliases if self._lang_ok(t) and t.value != label))
