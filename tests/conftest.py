@@ -16,6 +16,7 @@ from kgcite.kg.loaders import shipped_biokalma
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, server_params
 from kgcite.models.ner import SpacyNER
+from kgcite.models.nli import OnnxNLI
 
 
 def free_port() -> int:
@@ -40,6 +41,12 @@ def ner() -> SpacyNER:
 @pytest.fixture(scope="session")
 def embedder() -> OnnxMiniLM:
     return OnnxMiniLM().load()
+
+
+@pytest.fixture(scope="session")
+def nli() -> OnnxNLI:
+    """kgcite's shipped NLI model (int8 ONNX)."""
+    return OnnxNLI().load()
 
 
 @pytest.fixture(scope="session")

@@ -355,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)
+    from kgcite import cli_research
+
+    cli_research.register(sub, ev, _unit_option, _model_options)
     return parser
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.generate.pipeline import AttributedAnswer, Generator
+from kgcite.jsonl import read_trimmed
 from kgcite.kg.loaders import read_biokalma, shipped_biokalma, subgraph_to_biokalma
 from kgcite.models.llm import LLMError
 
@@ -66,25 +67,7 @@ def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dic
 
 def finished_ids(path: Path) -> set[str]:
     """Ids answered (status ok) in an existing output; a torn last line is cut off the file."""
-    if not path.exists():
-        return set()
-    done: set[str] = set()
-    good_end = 0
-    with path.open("rb") as fh:
-        for raw in fh:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError:
-                break
-            good_end += len(raw)
-            if obj.get("status") == "ok":
-                done.add(str(obj.get("id")))
-    if good_end < path.stat().st_size:
-        with path.open("r+b") as fh:
-            fh.truncate(good_end)
-    return done
+    return {str(obj.get("id")) for obj in read_trimmed(path) if obj.get("status") == "ok"}
 
 
 def batches(items: Sequence[DatasetItem], size: int) -> Iterator[Sequence[DatasetItem]]:

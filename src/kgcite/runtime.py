@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from kgcite.evaluate.support import NLIVerifier, SupportJudge
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
 from kgcite.generate.select import TripleSelector
 from kgcite.kg.embedded import biokalma_store
@@ -16,6 +17,7 @@ from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.llm import LLM
 from kgcite.models.ner import SpacyNER
+from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.retriever import KGRetriever
@@ -39,6 +41,8 @@ class Runtime:
     constrained: bool = False
     concurrency: int = 8
     timeout: float = 60.0
+    nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
+    verifier: str = "nli"  # "nli": value present or NLI-entailed; "lexical": value present only
 
     @cached_property
     def kg(self) -> SparqlStore:
@@ -59,6 +63,14 @@ class Runtime:
         return KGRetriever(self.kg, EntityLinker(self.kg, self.ner))
 
     @cached_property
+    def nli(self) -> CachedNLI:
+        return load_nli(self.nli_model)
+
+    @cached_property
+    def judge(self) -> SupportJudge:
+        return SupportJudge(self.nli if self.verifier == "nli" else None)
+
+    @cached_property
     def llm(self) -> LLM:
         llm: LLM
         if self.base_url:
@@ -69,7 +81,9 @@ class Runtime:
 
     def generator(self, mode: str) -> Generator:
         if mode == "grounded":
-            return GroundedGenerator(self.retriever, self.llm if self.rewrite else None, TripleSelector(self.embedder))
+            return GroundedGenerator(
+                self.retriever, self.llm if self.rewrite else None, TripleSelector(self.embedder), NLIVerifier(self.judge)
+            )
         if mode == "free":
-            return FreeGenerator(self.retriever, self.llm, constrained=self.constrained)
+            return FreeGenerator(self.retriever, self.llm, NLIVerifier(self.judge), constrained=self.constrained)
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

@@ -1,7 +1,9 @@
 """Answer files: the JSONL that ``kgcite run`` writes and ``kgcite eval`` reads.
 
 One line per answer: ``{"id", "question", "answer", "kg", "minimum_knowledge"}``, ``kg`` a list
-of BioKaLMA-style entity dicts, ``minimum_knowledge`` a list of ``[qid, property, value]``.
+of BioKaLMA-style entity dicts, ``minimum_knowledge`` a list of ``[qid, property, value]``;
+optional ``absent_knowledge`` (same shape): the knowledge removed from ``kg`` before answering,
+which ``[NA]`` precision and recall are scored against.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ class AnswerRecord:
     graph: Subgraph
     minimum: tuple[TripleKey, ...]
     line: int
-    status: str = "ok"  # "failed": the run could not answer; the answer is not scored
+    status: str = "ok"
+    absent: tuple[TripleKey, ...] | None = None  # "failed": the run could not answer; the answer is not scored
 
     def parsed(self) -> ParsedAnswer:
         """The answer's citations, values resolved against this question's graph."""
@@ -54,20 +57,29 @@ def parse_record(text: str, path: Path, line: int, answer_field: str = "answer")
     status = obj.get("status", "ok")
     if status not in ("ok", "failed"):
         raise InputError(path, line, "status", f"expected 'ok' or 'failed', got {status!r}")
-    minimum = []
-    for i, item in enumerate(_field(obj, "minimum_knowledge", list, path, line)):
-        if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
-            raise InputError(path, line, f"minimum_knowledge[{i}]", "expected [qid, property, value] strings")
-        minimum.append((item[0].strip(), item[1].strip(), item[2].strip()))
+    minimum = _knowledge(_field(obj, "minimum_knowledge", list, path, line), "minimum_knowledge", path, line)
+    absent = None
+    if obj.get("absent_knowledge") is not None:
+        absent = _knowledge(_field(obj, "absent_knowledge", list, path, line), "absent_knowledge", path, line)
     return AnswerRecord(
         id=_field(obj, "id", str, path, line),
         question=_field(obj, "question", str, path, line),
         answer=_field(obj, answer_field, str, path, line) if status == "ok" else str(obj.get(answer_field) or ""),
         graph=biokalma_subgraph(_field(obj, "kg", list, path, line), where=(path, line), field="kg"),
-        minimum=tuple(minimum),
+        minimum=minimum,
         line=line,
         status=status,
+        absent=absent,
     )
+
+
+def _knowledge(items: list[Any], name: str, path: Path, line: int) -> tuple[TripleKey, ...]:
+    out = []
+    for i, item in enumerate(items):
+        if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
+            raise InputError(path, line, f"{name}[{i}]", "expected [qid, property, value] strings")
+        out.append((item[0].strip(), item[1].strip(), item[2].strip()))
+    return tuple(out)
 
 
 def read_records(path: str | Path, *, skip_bad: bool = False, answer_field: str = "answer") -> Iterator[AnswerRecord | InputError]:

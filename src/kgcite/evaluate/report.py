@@ -24,16 +24,9 @@ def citation_report(
     could not answer (``status: failed``) are counted, not scored.
     """
     scores: list[AnswerCitationScore] = []
-    skipped: list[InputError] = []
-    latest: dict[str, AnswerRecord] = {}
-    for rec in records:
-        if isinstance(rec, InputError):
-            skipped.append(rec)
-        else:
-            latest.pop(rec.id, None)
-            latest[rec.id] = rec
+    latest, skipped = latest_records(records)
     n_unparsed = n_failed = 0
-    for rec in latest.values():
+    for rec in latest:
         if rec.status == "failed":
             n_failed += 1
             continue
@@ -42,6 +35,19 @@ def citation_report(
         n_unparsed += parsed.n_unparsed
         scores.append(score_answer(parsed.cited_triples(), graph.keys, rec.minimum, unit))
     return aggregate(scores, n_skipped=len(skipped), n_unparsed=n_unparsed, n_failed=n_failed), skipped
+
+
+def latest_records(records: Iterable[AnswerRecord | InputError]) -> tuple[list[AnswerRecord], list[InputError]]:
+    """One record per id (the last line wins: a resumed run retried it), and the bad lines."""
+    skipped: list[InputError] = []
+    latest: dict[str, AnswerRecord] = {}
+    for rec in records:
+        if isinstance(rec, InputError):
+            skipped.append(rec)
+        else:
+            latest.pop(rec.id, None)
+            latest[rec.id] = rec
+    return list(latest.values()), skipped
 
 
 def _cell(value: object) -> str:
@@ -79,3 +85,70 @@ def format_citation_report(report: CitationReport, unit: PrecisionUnit) -> str:
         f"precision unit: {unit}"
     )
     return f"{format_table(['metric', 'micro', 'macro'], rows)}\n{counts}"
+
+
+def _pct(value: object) -> str:
+    return "n/a" if value is None else f"{100 * float(value):.1f}"  # type: ignore[arg-type]
+
+
+def _md_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+QUALITY_ASPECTS = ("coherence", "consistency", "fluency", "relevance")
+
+
+def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
+    """``report.md`` of ``kgcite eval all``: KaLMA Table 7's layout (citation eval | text eval)."""
+    cit = _md_table(
+        ["Align.", "Corr.", "Prec.", "Rec.", "F1.", "Prec. (macro)", "Rec. (macro)", "F1. (macro)"],
+        [[_pct(metrics.get(k)) for k in ("alignment", "correctness", "precision_micro", "recall_micro", "f1_micro", "precision_macro", "recall_macro", "f1_macro")]],
+    )
+    parts = [
+        f"# Evaluation of `{source}`",
+        f"{metrics['n_answers']} answers, {metrics['n_citations']} citation triples, {metrics['n_alignment_pairs']} "
+        f"sentence–citation pairs; {metrics['n_failed']} failed items, {metrics['n_skipped']} bad lines skipped. "
+        f"Alignment judge: `{metrics['judge']}`. Scores in %.",
+        "## Citation evaluation",
+        cit,
+        "![metrics](metrics.png)",
+    ]
+    if metrics.get("n_absent") is not None:
+        parts += [
+            "## Conscious incompetence ([NA])",
+            _md_table(
+                ["[NA] sentences", "absent knowledge", "[NA] precision", "[NA] recall", "[NA] F1"],
+                [[metrics["n_na_sentences"], metrics["n_absent"], _pct(metrics["na_precision"]), _pct(metrics["na_recall"]), _pct(metrics["na_f1"])]],
+            ),
+        ]
+    if metrics.get("quality_judge"):
+        parts += [
+            f"## Text evaluation (G-Eval, 1–5, judge `{metrics['quality_judge']}`)",
+            _md_table(
+                ["Coh.", "Con.", "Flu.", "Rel."],
+                [[_cell(metrics.get(f"quality_{a}")) for a in QUALITY_ASPECTS]],
+            ),
+        ]
+    return "\n\n".join(parts) + "\n"
+
+
+def experiment_markdown(title: str, rows: Sequence[dict[str, object]], condition_header: str, labels: Sequence[str], plot: str, *, na: bool) -> str:
+    """KaLMA Table 5 (removal) / the data of Figure 5 (retrieval): one row per condition."""
+    body = [
+        [label, _pct(r.get("correctness")), _pct(r.get("precision_micro")), _pct(r.get("recall_micro")), _pct(r.get("f1_micro")), _pct(r.get("alignment"))]
+        for label, r in zip(labels, rows, strict=True)
+    ]
+    parts = [f"# {title}", _md_table([condition_header, "Corr.", "Prec.", "Rec.", "F1.", "Align."], body)]
+    if na:
+        parts.append(
+            _md_table(
+                [condition_header, "[NA] sentences", "[NA] precision", "[NA] recall", "[NA] F1"],
+                [[label, r.get("n_na_sentences"), _pct(r.get("na_precision")), _pct(r.get("na_recall")), _pct(r.get("na_f1"))] for label, r in zip(labels, rows, strict=True)],
+            )
+        )
+    parts.append(f"![{plot}]({plot})")
+    n = rows[0].get("n_answers") if rows else 0
+    parts.append(f"{n} items per condition; scores in %.")
+    return "\n\n".join(parts) + "\n"

@@ -187,7 +187,7 @@ def _parse_bracket(content: str, resolver: _Resolver) -> list[Citation]:
 
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=\s|$)")
 _ABBREVIATIONS = frozenset(
-    "mr mrs ms dr st jr sr prof vs etc e.g i.e inc ltd co mt no fig approx ca c. u.s u.k".split()
+    ["mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "inc", "ltd", "co", "mt", "no", "fig", "approx", "ca", "c.", "u.s", "u.k"]
 )
 
 

@@ -157,7 +157,7 @@ class Generator(ABC):
 
 #: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
 _NEW_FACT = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*|\b\d[\d\-/.,]*\d\b|\b\d\b")
-_FUNCTION_WORDS = frozenset("he she they his her their it its the a an this these in on at by as and but".split())
+_FUNCTION_WORDS = frozenset(["he", "she", "they", "his", "her", "their", "it", "its", "the", "a", "an", "this", "these", "in", "on", "at", "by", "as", "and", "but"])
 
 
 def _invented(text: str, known: str) -> bool:

@@ -43,6 +43,7 @@ class CachedLLM:
         if row is None:
             return None
         data = json.loads(row[0])
+        data["top_logprobs"] = tuple((str(t), float(lp)) for t, lp in data.get("top_logprobs") or ())
         return replace(ChatResult(**data), cached=True)
 
     def _put(self, key: str, request: ChatRequest, result: ChatResult) -> None:

@@ -69,7 +69,7 @@ class LlamaCppLLM:
 
             try:
                 self._server = xllamacpp.Server(server_params(self.path, n_ctx=self.n_ctx, threads=self.threads))
-            except Exception as exc:  # noqa: BLE001 - the binding raises plain exceptions
+            except Exception as exc:
                 raise LLMError(f"{self.path}: llama.cpp could not load the model: {exc}") from exc
         return self
 

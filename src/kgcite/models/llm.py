@@ -34,6 +34,7 @@ class ChatRequest:
     json_schema: str | None = None  # a JSON document, kept as text so the request stays hashable
     stop: tuple[str, ...] = ()
     seed: int = 0
+    logprobs: int = 0  # ask for this many alternatives of each generated token (G-Eval weighting)
 
     @classmethod
     def of(cls, prompt: str, *, system: str | None = None, **kw: Any) -> ChatRequest:
@@ -42,7 +43,10 @@ class ChatRequest:
 
     def to_json(self) -> str:
         """Canonical text of the request: the cache key is derived from it."""
-        return json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+        data = asdict(self)
+        if not data["logprobs"]:  # keys of requests made before the field existed stay valid
+            del data["logprobs"]
+        return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
     def openai_body(self, model: str) -> dict[str, Any]:
         """The request as an OpenAI chat-completions body (llama.cpp server reads ``grammar`` too)."""
@@ -57,6 +61,9 @@ class ChatRequest:
             body["stop"] = list(self.stop)
         if self.grammar:
             body["grammar"] = self.grammar
+        if self.logprobs:
+            body["logprobs"] = True
+            body["top_logprobs"] = self.logprobs
         if self.json_schema:
             body["response_format"] = {
                 "type": "json_schema",
@@ -74,6 +81,8 @@ class ChatResult:
     completion_tokens: int = 0
     seconds: float = 0.0
     cached: bool = False
+    #: the first generated token's alternatives as (token, log-probability), when asked for
+    top_logprobs: tuple[tuple[str, float], ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
@@ -103,6 +112,7 @@ def parse_openai_reply(data: Any, model: str, seconds: float, where: str) -> Cha
         raise LLMError(f"{where}: unreadable chat completion ({exc!r}): {str(data)[:300]}") from exc
     usage = data.get("usage") or {}
     return ChatResult(
+        top_logprobs=_first_token_logprobs(choice),
         text=text,
         model=str(data.get("model") or model),
         finish_reason=choice.get("finish_reason"),
@@ -110,3 +120,12 @@ def parse_openai_reply(data: Any, model: str, seconds: float, where: str) -> Cha
         completion_tokens=int(usage.get("completion_tokens") or 0),
         seconds=seconds,
     )
+
+
+def _first_token_logprobs(choice: dict[str, Any]) -> tuple[tuple[str, float], ...]:
+    """OpenAI's ``logprobs.content[0].top_logprobs``; empty when the backend gave none."""
+    try:
+        first = choice["logprobs"]["content"][0]
+        return tuple((str(t["token"]), float(t["logprob"])) for t in first.get("top_logprobs") or [first])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return ()

@@ -1,0 +1,220 @@
+"""Commands of the evaluation side: ``nli``, ``train nli``, ``eval all``, ``experiment removal|retrieval``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kgcite.evaluate.alignment import AttributionScorer
+from kgcite.evaluate.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
+from kgcite.evaluate.plots import bar_chart, line_chart
+from kgcite.evaluate.quality import GEval
+from kgcite.evaluate.records import read_records
+from kgcite.evaluate.report import QUALITY_ASPECTS, eval_report_markdown, experiment_markdown, format_table
+from kgcite.evaluate.suite import FullEvaluation
+from kgcite.evaluate.support import SupportJudge
+from kgcite.kg.loaders import InputError
+from kgcite.models.nli import load_nli
+from kgcite.runtime import Runtime, default_cache_path
+
+
+def _bar(total: int, desc: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=" answers", disable=None, file=sys.stderr)
+
+
+def _judge(args: argparse.Namespace) -> SupportJudge:
+    return SupportJudge(None if args.no_nli else load_nli(args.nli))
+
+
+def _llm_runtime(args: argparse.Namespace) -> Runtime:
+    return Runtime(
+        model=args.model,
+        base_url=args.base_url,
+        cache=None if args.no_cache else default_cache_path(),
+        nli_model=getattr(args, "nli", None),
+        verifier="lexical" if getattr(args, "no_nli", False) else "nli",
+    )
+
+
+# -- nli ----------------------------------------------------------------------------------------
+
+
+def cmd_nli(args: argparse.Namespace) -> int:
+    result = load_nli(args.model)(args.premise, args.hypothesis)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(result.label)
+        print(format_table(["label", "probability"], sorted(result.probs.items(), key=lambda kv: -kv[1])))
+    return 0
+
+
+def cmd_train_nli(args: argparse.Namespace) -> int:
+    from kgcite.train.cross_encoder import TrainConfig
+    from kgcite.train.nli import train_nli
+
+    config = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed)
+    llm = _llm_runtime(args).llm if args.llm_premises else None
+    summary = train_nli(args.out, config, n_kg=args.kg_premises, n_llm=args.llm_premises, llm=llm)
+    rows = [
+        (name, s["n"], s["accuracy"], s["entailment_binary_accuracy"]) for name, s in summary["scores"].items()
+    ]
+    print(format_table(["held-out set", "n", "3-way accuracy", "entailed-or-not accuracy"], rows))
+    print(f"\nmodel: {Path(args.out) / 'onnx'} (use it with --nli {Path(args.out) / 'onnx'}); card: MODEL_CARD.md there")
+    return 0
+
+
+# -- eval all ---------------------------------------------------------------------------------
+
+
+def _evaluation(args: argparse.Namespace) -> FullEvaluation:
+    geval = GEval(_llm_runtime(args).llm) if args.quality else None
+    return FullEvaluation(AttributionScorer(_judge(args)), geval, args.precision_unit, batch_size=args.batch_size)
+
+
+def cmd_eval_all(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    records = list(read_records(args.answers, skip_bad=args.skip_bad))
+    evaluation = _evaluation(args)
+    bar = _bar(sum(1 for r in records if not isinstance(r, InputError)), "eval all")
+    metrics, skipped = evaluation.run(records, out, bar.update)
+    bar.close()
+    for err in skipped:
+        print(f"kgcite: skipped {err}", file=sys.stderr)
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    shown = {k: metrics.get(v) for k, v in (("Align.", "alignment"), ("Corr.", "correctness"), ("Prec.", "precision_micro"),
+                                            ("Rec.", "recall_micro"), ("F1.", "f1_micro"), ("[NA] P", "na_precision"), ("[NA] R", "na_recall"))}
+    bar_chart(shown, f"Citation evaluation ({metrics['n_answers']} answers)", out / "metrics.png")
+    (out / "report.md").write_text(eval_report_markdown(metrics, args.answers))
+    if args.json:
+        print(json.dumps(metrics))
+    else:
+        rows = [(k, v) for k, v in metrics.items() if isinstance(v, (int, float)) or v is None]
+        print(format_table(["metric", "value"], rows))
+        print(f"\nwrote {out / 'report.md'}, {out / 'metrics.json'}, {out / 'metrics.png'}", file=sys.stderr)
+    return 0
+
+
+# -- experiments --------------------------------------------------------------------------------
+
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    items = items_with_minimum(args.dataset)[: args.limit or None]
+    if not items:
+        raise InputError(args.dataset, None, "minimum_knowledge", "no item has a minimum knowledge set; nothing to remove or miss")
+    runtime = Runtime(
+        model=args.model, base_url=args.base_url, cache=None if args.no_cache else default_cache_path(),
+        rewrite=not args.no_rewrite, constrained=args.constrained, nli_model=args.nli,
+        verifier="lexical" if args.no_nli else "nli",
+    )
+    generator = runtime.generator(args.mode)
+    evaluation = FullEvaluation(AttributionScorer(runtime.judge), None, "citation", batch_size=args.batch_size * 8)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.experiment == "removal":
+        ks = list(range(0, args.max_removed + 1))
+        conds, n_cond = removal_conditions(items, ks, args.seed), len(ks)
+        labels = ["0 (gold)"] + [str(k) for k in ks[1:]]
+    else:
+        accs = [100, 80, 60, 40, 20]
+        conds, n_cond = retrieval_conditions(items, accs, args.seed), len(accs)
+        labels = ["gold (100)"] + [str(a) for a in accs[1:]]
+    bar = _bar(len(items) * n_cond, f"experiment {args.experiment}")
+    rows = run_experiment(conds, generator, evaluation, out, batch_size=args.batch_size, on_progress=bar.update)
+    bar.close()
+    _experiment_outputs(args.experiment, rows, labels, out)
+    print((out / "report.md").read_text())
+    return 0
+
+
+def _experiment_outputs(kind: str, rows: list[dict[str, Any]], labels: list[str], out: Path) -> None:
+    def series(keys: dict[str, str]) -> dict[str, list[float | None]]:
+        return {name: [r.get(k) for r in rows] for name, k in keys.items()}
+
+    cite = {"Precision": "precision_micro", "Recall": "recall_micro", "F1-Score": "f1_micro", "Correctness": "correctness"}
+    if kind == "removal":
+        na = {name: ys[1:] for name, ys in series({"Precision": "na_precision", "Recall": "na_recall", "F1-Score": "na_f1"}).items()}
+        line_chart(labels[1:], na, "Experiment result on conscious incompetence", "knowledge removed", out / "figure4_na.png")
+        md = experiment_markdown("Removal of minimum knowledge (KaLMA Table 5, Figure 4)", rows, "removed", labels, "figure4_na.png", na=True)
+        line_chart(labels, series(cite), "Citation quality with knowledge removed", "knowledge removed", out / "table5_citations.png")
+        md += "\n![citations](table5_citations.png)\n"
+    else:
+        line_chart(labels, series(cite), "Retrieval analysis", "retrieval accuracy", out / "figure5_retrieval.png")
+        md = experiment_markdown("Retrieval accuracy (KaLMA Figure 5)", rows, "retrieval accuracy", labels, "figure5_retrieval.png", na=False)
+    (out / "report.md").write_text(md)
+
+
+# -- parser -------------------------------------------------------------------------------------
+
+
+def _llm_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", metavar="GGUF|NAME", help="a GGUF file for embedded llama.cpp (default SmolLM2-135M), or the model name with --base-url")
+    p.add_argument("--base-url", metavar="URL", help="an OpenAI-compatible server; key from $OPENAI_API_KEY")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+
+
+def _nli_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--nli", metavar="SPEC", help="NLI model: kgcite (shipped, default), hf:PATH, t5:PATH, or an ONNX export folder")
+    p.add_argument("--no-nli", action="store_true", help="judge support by the value's presence only (no NLI model)")
+
+
+def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser], None], model_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add this module's commands to the main parser (``sub``) and to ``kgcite eval`` (``ev``)."""
+    nli = sub.add_parser("nli", help="does a premise entail a hypothesis? (kgcite's NLI model)")
+    nli.add_argument("--premise", required=True, metavar="TEXT")
+    nli.add_argument("--hypothesis", required=True, metavar="TEXT", help='e.g. "place of birth: Newark"')
+    nli.add_argument("--model", metavar="SPEC", help="kgcite (default), hf:PATH, t5:PATH, or an ONNX export folder")
+    nli.add_argument("--json", action="store_true", help='print {"label": ..., "probs": {...}}')
+    nli.set_defaults(func=cmd_nli)
+
+    train = sub.add_parser("train", help="train kgcite's own models").add_subparsers(dest="train_command", required=True, metavar="MODEL")
+    tn = train.add_parser(
+        "nli",
+        help="train the NLI cross-encoder (SICK + KG attribution pairs) and export int8 ONNX",
+        description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out.',
+    )
+    tn.add_argument("--out", required=True, metavar="DIR")
+    tn.add_argument("--epochs", type=int, default=3)
+    tn.add_argument("--lr", type=float, default=6e-5)
+    tn.add_argument("--batch-size", type=int, default=32)
+    tn.add_argument("--seed", type=int, default=0)
+    tn.add_argument("--kg-premises", type=int, default=3000, help="template premises from the BioKaLMA graphs (default 3000)")
+    tn.add_argument("--llm-premises", type=int, default=0, help="premises rewritten by the LLM (default 0; the shipped model used 400)")
+    tn.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
+    _llm_options(tn)
+    tn.set_defaults(func=cmd_train_nli)
+
+    al = ev.add_parser(
+        "all",
+        help="citations + alignment + [NA] (+ G-Eval text quality) with report.md, metrics.json and plots",
+        description="Resumable: judged answers are kept in OUT/per_answer.jsonl. [NA] precision/recall need "
+        "an absent_knowledge list on the answer lines (the removal experiment writes it).",
+    )
+    al.add_argument("--answers", required=True, metavar="FILE.jsonl")
+    al.add_argument("--out", required=True, metavar="DIR")
+    al.add_argument("--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping")
+    al.add_argument("--quality", action="store_true", help=f"add G-Eval text quality ({', '.join(QUALITY_ASPECTS)}) with the LLM")
+    al.add_argument("--batch-size", type=int, default=64, help="answers judged per batch (default 64)")
+    _nli_options(al)
+    _llm_options(al)
+    unit_option(al)
+    al.set_defaults(func=cmd_eval_all)
+
+    ex = sub.add_parser("experiment", help="KaLMA's ablations: knowledge removal and retrieval accuracy")
+    ex.add_argument("experiment", choices=["removal", "retrieval"])
+    ex.add_argument("--dataset", required=True, metavar="FILE.jsonl",
+                    help="items with id, question, kg and minimum_knowledge (the answer-file shape)")
+    ex.add_argument("--out", required=True, metavar="DIR")
+    ex.add_argument("--limit", type=int, help="only the first N items")
+    ex.add_argument("--seed", type=int, default=0)
+    ex.add_argument("--max-removed", type=int, default=3, help="removal: remove 1..N pieces (default 3)")
+    ex.add_argument("--batch-size", type=int, default=8)
+    _nli_options(ex)
+    model_options(ex)
+    ex.set_defaults(func=cmd_experiment)

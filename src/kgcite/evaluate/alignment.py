@@ -1,0 +1,100 @@
+"""Text–citation alignment and conscious-incompetence (``[NA]``) scores (KaLMA §4.3–4.4, DESIGN.md §4).
+
+The scores are pure functions of support judgments; :class:`AttributionScorer` collects the
+(sentence, knowledge) pairs of many answers, asks the judge once for all of them, and hands the
+judgments to those functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from kgcite.evaluate.citation import f1
+from kgcite.evaluate.support import SupportJudge
+from kgcite.generate.citations import ParsedAnswer
+from kgcite.kg.model import TripleKey
+
+
+@dataclass(frozen=True)
+class AlignmentReport:
+    n_pairs: int
+    n_aligned: int
+    alignment: float | None  # aligned / pairs over all answers; None when nothing was cited
+    macro_alignment: float | None  # mean of per-answer alignment, answers with a pair only
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class NAReport:
+    n_na_sentences: int
+    n_na_correct: int  # [NA] sentences that entail some absent knowledge
+    n_absent: int
+    n_absent_found: int  # absent knowledge entailed by some [NA] sentence
+    na_precision: float | None
+    na_recall: float | None
+    na_f1: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def alignment_report(judgments: Sequence[Sequence[bool]]) -> AlignmentReport:
+    """``judgments[i]``: one bool per (sentence, citation triple) pair of answer i."""
+    n = sum(len(j) for j in judgments)
+    hits = sum(sum(j) for j in judgments)
+    per_answer = [sum(j) / len(j) for j in judgments if j]
+    return AlignmentReport(n, hits, hits / n if n else None, sum(per_answer) / len(per_answer) if per_answer else None)
+
+
+def na_report(matrices: Sequence[Sequence[Sequence[bool]]], n_absent: Sequence[int]) -> NAReport:
+    """``matrices[i][s][k]``: does the s-th ``[NA]`` sentence of answer i entail its k-th absent knowledge.
+
+    Precision over ``[NA]`` sentences (one entailed absent knowledge suffices); recall over the
+    absent knowledge (one ``[NA]`` sentence entailing it suffices). Paper Figure 3."""
+    if len(matrices) != len(n_absent):
+        raise ValueError(f"{len(matrices)} answers but {len(n_absent)} absent-set sizes")
+    n_sent = sum(len(m) for m in matrices)
+    correct = sum(any(row) for m in matrices for row in m)
+    found = sum(any(m[s][k] for s in range(len(m))) for m, n in zip(matrices, n_absent, strict=True) for k in range(n))
+    total = sum(n_absent)
+    p = correct / n_sent if n_sent else None
+    r = found / total if total else None
+    return NAReport(n_sent, correct, total, found, p, r, f1(p, r) if p is not None and r is not None else None)
+
+
+def alignment_pairs(answer: ParsedAnswer) -> list[tuple[str, TripleKey]]:
+    """(sentence without citation marks, cited triple) for every complete citation triple."""
+    return [(s.text, t.key) for s in answer.sentences for t in s.cited_triples() if t.key is not None]
+
+
+class AttributionScorer:
+    """Alignment and ``[NA]`` scores of many answers with one batched call to the judge."""
+
+    def __init__(self, judge: SupportJudge) -> None:
+        self.judge = judge
+
+    def alignment_judgments(self, answers: Sequence[ParsedAnswer]) -> list[list[bool]]:
+        per_answer = [alignment_pairs(a) for a in answers]
+        flat = self.judge.judge([p for pairs in per_answer for p in pairs])
+        out, i = [], 0
+        for pairs in per_answer:
+            out.append(flat[i : i + len(pairs)])
+            i += len(pairs)
+        return out
+
+    def alignment(self, answers: Sequence[ParsedAnswer]) -> AlignmentReport:
+        return alignment_report(self.alignment_judgments(answers))
+
+    def na_matrices(self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]]) -> list[list[list[bool]]]:
+        pairs = [
+            (s.text, k) for a, ks in zip(answers, absent, strict=True) for s in a.sentences if s.na for k in ks
+        ]
+        flat = iter(self.judge.judge(pairs))
+        return [[[next(flat) for _ in ks] for s in a.sentences if s.na] for a, ks in zip(answers, absent, strict=True)]
+
+    def na(self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]]) -> NAReport:
+        return na_report(self.na_matrices(answers, absent), [len(ks) for ks in absent])

@@ -1,0 +1,109 @@
+"""``kgcite eval all``: citations, alignment, ``[NA]`` and text quality of an answer file, resumable.
+
+Citation scores are cheap and recomputed each time; the model-judged parts (alignment, ``[NA]``,
+G-Eval) of each answer are appended to ``per_answer.jsonl`` in the output folder as batches
+finish, keyed by the answer's id and text, so an interrupted evaluation resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgcite.evaluate.alignment import AttributionScorer, alignment_report, na_report
+from kgcite.evaluate.citation import PrecisionUnit
+from kgcite.evaluate.quality import GEval, QualityItem, mean_scores
+from kgcite.evaluate.records import AnswerRecord
+from kgcite.evaluate.report import citation_report, latest_records
+from kgcite.generate.prompts import format_knowledge
+from kgcite.jsonl import read_trimmed
+from kgcite.kg.loaders import InputError
+
+
+def _fingerprint(rec: AnswerRecord) -> str:
+    absent = json.dumps(rec.absent) if rec.absent is not None else ""
+    return hashlib.sha256(f"{rec.answer}\n{absent}".encode()).hexdigest()[:16]
+
+
+@dataclass
+class FullEvaluation:
+    scorer: AttributionScorer
+    geval: GEval | None = None
+    unit: PrecisionUnit = "citation"
+    batch_size: int = 64
+
+    def judge_batch(self, records: Sequence[AnswerRecord]) -> list[dict[str, Any]]:
+        """The model-judged results of some answers, one JSON-ready row each."""
+        parsed = [r.parsed() for r in records]
+        aligned = self.scorer.alignment_judgments(parsed)
+        with_absent = [i for i, r in enumerate(records) if r.absent is not None]
+        na = self.scorer.na_matrices([parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent])
+        na_of = dict(zip(with_absent, na, strict=True))
+        quality: list[dict[str, float | None]] = [{} for _ in records]
+        if self.geval is not None:
+            items = [QualityItem(r.question, p.format(), format_knowledge(r.graph)) for r, p in zip(records, parsed, strict=True)]
+            quality = self.geval.score(items)
+        rows = []
+        for i, rec in enumerate(records):
+            row: dict[str, Any] = {"id": rec.id, "fingerprint": _fingerprint(rec), "alignment": aligned[i], "quality": quality[i]}
+            if i in na_of:
+                row["na"] = na_of[i]
+                row["n_absent"] = len(rec.absent or ())
+            rows.append(row)
+        return rows
+
+    def run(
+        self,
+        records: Iterable[AnswerRecord | InputError],
+        out_dir: Path | None = None,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> tuple[dict[str, Any], list[InputError]]:
+        kept, skipped = latest_records(records)
+        report, _ = citation_report(kept, self.unit)
+        scored = [r for r in kept if r.status == "ok"]
+        rows = _read_rows(out_dir / "per_answer.jsonl") if out_dir else {}
+        todo = [r for r in scored if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r) or (self.geval and not rows[r.id]["quality"])]
+        if on_progress:
+            on_progress(len(scored) - len(todo))
+        fh = None
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            fh = (out_dir / "per_answer.jsonl").open("a", encoding="utf-8")
+        try:
+            for i in range(0, len(todo), self.batch_size):
+                batch = todo[i : i + self.batch_size]
+                for row in self.judge_batch(batch):
+                    rows[row["id"]] = row
+                    if fh is not None:
+                        fh.write(json.dumps(row) + "\n")
+                if fh is not None:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                if on_progress:
+                    on_progress(len(batch))
+        finally:
+            if fh is not None:
+                fh.close()
+        final = [rows[r.id] for r in scored]
+        metrics: dict[str, Any] = dict(report.to_dict())
+        align = alignment_report([r["alignment"] for r in final])
+        metrics |= {"alignment": align.alignment, "macro_alignment": align.macro_alignment, "n_alignment_pairs": align.n_pairs}
+        na_rows = [r for r in final if "na" in r]
+        if na_rows:
+            na = na_report([r["na"] for r in na_rows], [r["n_absent"] for r in na_rows])
+            metrics |= {k: v for k, v in na.to_dict().items()}
+        if self.geval is not None:
+            metrics |= {f"quality_{k}": v for k, v in mean_scores([r["quality"] for r in final]).items()}
+        metrics["judge"] = self.scorer.judge.name
+        metrics["quality_judge"] = self.geval.llm.name if self.geval is not None else None
+        return metrics, skipped
+
+
+def _read_rows(path: Path) -> dict[str, dict[str, Any]]:
+    """Rows of an earlier (maybe interrupted) evaluation, the last row of an id winning."""
+    return {str(row["id"]): row for row in read_trimmed(path) if "id" in row}

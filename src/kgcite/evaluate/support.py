@@ -1,0 +1,71 @@
+"""Does a sentence state a fact? One judge for alignment, ``[NA]`` scoring and verification.
+
+DESIGN.md §4: a (sentence, triple) pair is supported iff the value occurs in the sentence
+(case-insensitive, whole words; ISO dates also in their spoken forms) or the NLI model says the
+sentence entails ``property: value``. The lexical test is free, so only the rest goes to NLI,
+all pairs of a call in one batch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kgcite.generate.verify import normalize
+from kgcite.kg.model import Triple, TripleKey
+from kgcite.models.nli import NLIModel
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december")
+_ISO = re.compile(r"(-?\d{1,4})-(\d{2})-(\d{2})(?:T.*)?")
+
+
+def value_forms(value: str) -> tuple[str, ...]:
+    """Normalised spellings of a value: itself, and for an ISO date "november 1 1871", "1 november 1871"."""
+    forms = [normalize(value)]
+    m = _ISO.fullmatch(value.strip())
+    if m and 1 <= int(m[2]) <= 12 and not m[1].startswith("-"):
+        year, month, day = int(m[1]), _MONTHS[int(m[2]) - 1], int(m[3])
+        forms += [f"{month} {day} {year}", f"{day} {month} {year}", f"{month} {day:02d} {year}"]
+    return tuple(f for f in forms if f)
+
+
+def states_value(sentence: str, value: str) -> bool:
+    padded = f" {normalize(sentence)} "
+    return any(f" {form} " in padded for form in value_forms(value))
+
+
+def hypothesis(relation: str, value: str) -> str:
+    return f"{relation.replace('_', ' ')}: {value}"
+
+
+class SupportJudge:
+    """Lexical test first, NLI for the rest; ``nli=None`` is the lexical judge alone."""
+
+    def __init__(self, nli: NLIModel | None = None) -> None:
+        self.nli = nli
+
+    @property
+    def name(self) -> str:
+        return f"value-or-nli:{self.nli.name}" if self.nli is not None else "value-only"
+
+    def judge(self, pairs: Sequence[tuple[str, TripleKey]]) -> list[bool]:
+        """For each (sentence, (entity, property, value)): does the sentence state it?"""
+        out = [states_value(s, k[2]) for s, k in pairs]
+        if self.nli is None:
+            return out
+        todo = [i for i, ok in enumerate(out) if not ok and pairs[i][0].strip()]
+        if todo:
+            results = self.nli.predict([pairs[i][0] for i in todo], [hypothesis(pairs[i][1][1], pairs[i][1][2]) for i in todo])
+            for i, r in zip(todo, results, strict=True):
+                out[i] = r.label == "entailment"
+        return out
+
+
+class NLIVerifier:
+    """The grounded pipeline's :class:`~kgcite.generate.verify.Verifier` backed by the judge."""
+
+    def __init__(self, judge: SupportJudge) -> None:
+        self.judge = judge
+
+    def supported(self, pairs: Sequence[tuple[str, Triple]]) -> list[bool]:
+        return self.judge.judge([(s, t.key) for s, t in pairs])

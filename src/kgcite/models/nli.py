@@ -1,0 +1,278 @@
+"""Natural-language inference: does a premise entail a hypothesis? Behind one small Protocol.
+
+Three implementations: kgcite's own trained MiniLM cross-encoder as int8 ONNX (the default,
+shipped in the package, no PyTorch needed), any Hugging Face sequence-classification NLI model
+by path, and a TRUE-style T5 (``premise: … hypothesis: …`` → "1"/"0") by path. All return
+probabilities in the order of :data:`LABELS` and share one in-process cache keyed by the pair.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from kgcite.models.llm import LLMError
+
+LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
+
+
+@dataclass(frozen=True, slots=True)
+class NLIResult:
+    probs: dict[str, float]
+
+    @property
+    def label(self) -> str:
+        return max(self.probs, key=lambda k: self.probs[k])
+
+    @property
+    def entailed(self) -> bool:
+        return self.label == "entailment"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "probs": {k: round(v, 6) for k, v in self.probs.items()}}
+
+
+@runtime_checkable
+class NLIModel(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> list[NLIResult]:
+        """One result per (premise, hypothesis) pair."""
+        ...
+
+
+def shipped_model_dir() -> Path:
+    return Path(str(resources.files("kgcite") / "models" / "data" / "nli"))
+
+
+def canonical_label(name: str) -> str | None:
+    """Map a model's own label names (``ENTAILMENT``, ``not_entailment``, ``CONTRADICTION``...) to ours."""
+    n = name.lower().replace("-", "_")
+    if n.startswith(("not_", "non_")):
+        return "neutral"
+    for label in LABELS:
+        if label[:6] in n:
+            return label
+    return None
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class CachedNLI:
+    """Template: batching, cache and label mapping here; subclasses only score uncached pairs."""
+
+    def __init__(self, *, batch_size: int = 32, cache_size: int = 200_000) -> None:
+        self.batch_size = batch_size
+        self._cache: OrderedDict[tuple[str, str], NLIResult] = OrderedDict()
+        self._cache_size = cache_size
+        self.hits = self.misses = 0
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
+        """Rows of probabilities in :data:`LABELS` order."""
+        raise NotImplementedError
+
+    def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> list[NLIResult]:
+        if len(premises) != len(hypotheses):
+            raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
+        keys = list(zip(premises, hypotheses, strict=True))
+        todo = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        self.hits += len(keys) - len(todo)
+        self.misses += len(todo)
+        # similar lengths in one batch: less padding, faster
+        todo.sort(key=lambda k: len(k[0]) + len(k[1]))
+        for i in range(0, len(todo), self.batch_size):
+            chunk = todo[i : i + self.batch_size]
+            probs = self._scores([p for p, _ in chunk], [h for _, h in chunk])
+            for key, row in zip(chunk, probs, strict=True):
+                self._cache[key] = NLIResult({label: float(row[j]) for j, label in enumerate(LABELS)})
+        out = []
+        for k in keys:
+            self._cache.move_to_end(k)
+            out.append(self._cache[k])
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return out
+
+    def __call__(self, premise: str, hypothesis: str) -> NLIResult:
+        return self.predict([premise], [hypothesis])[0]
+
+
+class OnnxNLI(CachedNLI):
+    """A cross-encoder exported by ``kgcite train nli``: ``model.onnx``, ``tokenizer.json``, ``labels.json``."""
+
+    def __init__(self, model_dir: str | Path | None = None, *, threads: int = 2, batch_size: int = 32) -> None:
+        super().__init__(batch_size=batch_size)
+        self.model_dir = Path(model_dir) if model_dir else shipped_model_dir()
+        self.threads = threads
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._order: list[int] = []
+
+    @property
+    def name(self) -> str:
+        return f"kgcite-nli-onnx:{self.model_dir.name}"
+
+    def load(self) -> OnnxNLI:
+        if self._session is not None:
+            return self
+        onnx_path = self.model_dir / "model.onnx"
+        if not onnx_path.exists():
+            raise LLMError(f"{onnx_path}: no NLI model here; train one with `kgcite train nli` or reinstall kgcite")
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        meta = json.loads((self.model_dir / "labels.json").read_text())
+        mapped = [canonical_label(n) for n in meta["labels"]]
+        if sorted(m for m in mapped if m) != sorted(LABELS):
+            raise LLMError(f"{self.model_dir / 'labels.json'}: labels {meta['labels']} are not an NLI label set")
+        self._order = [mapped.index(label) for label in LABELS]
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = self.threads
+        opts.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+        tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+        tok.enable_truncation(int(meta.get("max_length", 128)))
+        tok.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._tokenizer = tok
+        return self
+
+    def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
+        self.load()
+        enc = self._tokenizer.encode_batch(list(zip(premises, hypotheses, strict=True)))
+        feed = {
+            "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64),
+        }
+        logits = self._session.run(None, feed)[0]
+        return _softmax(logits[:, self._order])
+
+
+def _torch() -> tuple[Any, Any]:
+    try:
+        import torch
+        import transformers
+    except ImportError as exc:
+        raise LLMError('Hugging Face NLI models need PyTorch and transformers: python -m pip install -e ".[train]"') from exc
+    return torch, transformers
+
+
+class HFNLI(CachedNLI):
+    """Any Hugging Face sequence-classification NLI model (DeBERTa-MNLI, RoBERTa-MNLI...) by path.
+
+    Two-way models (entailment / not entailment) report "not" as neutral."""
+
+    def __init__(self, path: str | Path, *, threads: int = 2, batch_size: int = 16, max_length: int = 512) -> None:
+        super().__init__(batch_size=batch_size)
+        self.path, self.threads, self.max_length = Path(path), threads, max_length
+        self._model: Any = None
+        self._tok: Any = None
+        self._columns: list[int | None] = []
+
+    @property
+    def name(self) -> str:
+        return f"hf-nli:{self.path}"
+
+    def load(self) -> HFNLI:
+        if self._model is None:
+            torch, transformers = _torch()
+            torch.set_num_threads(self.threads)
+            try:
+                self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
+                self._model = transformers.AutoModelForSequenceClassification.from_pretrained(str(self.path)).eval()
+            except OSError as exc:
+                raise LLMError(f"{self.path}: not a Hugging Face model directory ({exc})") from exc
+            names = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
+            mapped = [canonical_label(n) for n in names]
+            if "entailment" not in mapped:
+                raise LLMError(f"{self.path}: labels {names} have no entailment class")
+            self._columns = [mapped.index(label) if label in mapped else None for label in LABELS]
+        return self
+
+    def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
+        self.load()
+        torch, _ = _torch()
+        enc = self._tok(premises, hypotheses, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt")
+        with torch.no_grad():
+            probs = torch.softmax(self._model(**enc).logits, dim=-1).numpy()
+        out = np.zeros((len(premises), len(LABELS)), dtype=np.float64)
+        for j, col in enumerate(self._columns):
+            if col is not None:
+                out[:, j] = probs[:, col]
+        return out
+
+
+class T5NLI(CachedNLI):
+    """A TRUE-style T5 (``premise: P hypothesis: H`` → "1" entailed / "0" not) by path.
+
+    The probability of "1" against "0" at the first decoded token is the entailment score."""
+
+    def __init__(self, path: str | Path, *, threads: int = 2, batch_size: int = 8, max_length: int = 512) -> None:
+        super().__init__(batch_size=batch_size)
+        self.path, self.threads, self.max_length = Path(path), threads, max_length
+        self._model: Any = None
+        self._tok: Any = None
+        self._yes_no: tuple[int, int] = (0, 0)
+
+    @property
+    def name(self) -> str:
+        return f"t5-nli:{self.path}"
+
+    def load(self) -> T5NLI:
+        if self._model is None:
+            torch, transformers = _torch()
+            torch.set_num_threads(self.threads)
+            try:
+                self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
+                self._model = transformers.AutoModelForSeq2SeqLM.from_pretrained(str(self.path)).eval()
+            except OSError as exc:
+                raise LLMError(f"{self.path}: not a Hugging Face T5 directory ({exc})") from exc
+            ids = [self._tok.encode(s, add_special_tokens=False) for s in ("1", "0")]
+            self._yes_no = (ids[0][-1], ids[1][-1])
+        return self
+
+    def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
+        self.load()
+        torch, _ = _torch()
+        texts = [f"premise: {p} hypothesis: {h}" for p, h in zip(premises, hypotheses, strict=True)]
+        enc = self._tok(texts, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt")
+        start = torch.full((len(texts), 1), self._model.config.decoder_start_token_id, dtype=torch.long)
+        with torch.no_grad():
+            logits = self._model(**enc, decoder_input_ids=start).logits[:, 0, :]
+        two = torch.softmax(logits[:, list(self._yes_no)], dim=-1).numpy()
+        out = np.zeros((len(texts), len(LABELS)), dtype=np.float64)
+        out[:, 0], out[:, 1] = two[:, 0], two[:, 1]
+        return out
+
+
+def load_nli(spec: str | None = None) -> CachedNLI:
+    """``None``/``kgcite`` → the shipped model; ``hf:PATH``, ``t5:PATH``; a directory with
+    ``model.onnx`` → that ONNX export; another directory → a Hugging Face model."""
+    if spec in (None, "", "kgcite"):
+        return OnnxNLI().load()
+    if spec.startswith("hf:"):
+        return HFNLI(spec[3:]).load()
+    if spec.startswith("t5:"):
+        return T5NLI(spec[3:]).load()
+    path = Path(spec)
+    if (path / "model.onnx").exists():
+        return OnnxNLI(path).load()
+    if path.is_dir():
+        return HFNLI(path).load()
+    raise LLMError(f"{spec}: not an NLI model (use kgcite, hf:PATH, t5:PATH or an ONNX export directory)")

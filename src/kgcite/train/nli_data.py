@@ -1,0 +1,268 @@
+"""Training and test pairs for kgcite's NLI model: SICK plus attribution pairs made from a KG.
+
+The attribution pairs have the shape the alignment metric asks about (DESIGN.md §4): premise =
+a sentence stating facts about one entity, hypothesis = ``property: value``. Labels come from
+the graph, not from a model:
+
+- entailment: a fact the sentence states;
+- contradiction: a stated fact with its value swapped for another value of the same property
+  taken from another entity — only for *functional* properties (almost every subject has one
+  value) when the sentence states the entity's value; otherwise the swap is neutral;
+- neutral: a stated value under another property, or a true fact the sentence does not state.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from kgcite.generate.verbalize import verbalize
+from kgcite.kg.loaders import InputError, read_biokalma, read_tsv, shipped_biokalma
+from kgcite.kg.model import Triple
+
+LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledPair:
+    premise: str
+    hypothesis: str
+    label: str
+    source: str = ""
+
+
+def shipped_data(*parts: str) -> Path:
+    return Path(str(resources.files("kgcite").joinpath("data", *parts)))
+
+
+# --- SICK ----------------------------------------------------------------------------------
+
+
+def read_sick(path: str | Path | None = None) -> Iterator[tuple[int, LabelledPair]]:
+    """``(pair_ID, pair)`` from SICK.txt (tab-separated, header line)."""
+    path = Path(path) if path else shipped_data("sick", "SICK.txt")
+    with open(path, encoding="utf-8") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+        try:
+            cols = {name: header.index(name) for name in ("pair_ID", "sentence_A", "sentence_B", "entailment_judgment")}
+        except ValueError as exc:
+            raise InputError(path, 1, "header", f"missing column: {exc}") from exc
+        for lineno, line in enumerate(fh, 2):
+            if not line.strip():
+                continue
+            row = line.rstrip("\n").split("\t")
+            try:
+                pair_id = int(row[cols["pair_ID"]])
+                label = row[cols["entailment_judgment"]].strip().lower()
+                premise, hypothesis = row[cols["sentence_A"]], row[cols["sentence_B"]]
+            except (IndexError, ValueError) as exc:
+                raise InputError(path, lineno, "pair_ID", f"bad row: {exc}") from exc
+            if label not in LABELS:
+                raise InputError(path, lineno, "entailment_judgment", f"unknown label {label!r}")
+            yield pair_id, LabelledPair(premise, hypothesis, label, "sick")
+
+
+def sick_split(split: str, path: str | Path | None = None) -> list[LabelledPair]:
+    """The fixed split by ``pair_ID``: ``test`` = IDs divisible by 5, ``train`` = the rest."""
+    if split not in ("train", "test"):
+        raise ValueError(f"unknown SICK split {split!r}; choose train or test")
+    return [p for i, p in read_sick(path) if (i % 5 == 0) == (split == "test")]
+
+
+# --- knowledge-graph attribution pairs ------------------------------------------------------
+
+
+def property_label(relation: str) -> str:
+    return relation.replace("_", " ")
+
+
+def hypothesis(relation: str, value: str) -> str:
+    """The alignment metric's hypothesis for one citation triple."""
+    return f"{property_label(relation)}: {value}"
+
+
+#: Generic sentence shapes, so the model learns to read property names, not just our templates.
+_GENERIC = (
+    "{s}'s {r} is {o}.",
+    "The {r} of {s} is {o}.",
+    "{o} is the {r} of {s}.",
+    "{s} has {o} as {r}.",
+)
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
+
+
+def spoken_date(value: str, rng: random.Random) -> str:
+    """``1871-11-01`` as people write it ("November 1, 1871", "1 November 1871"); other text unchanged."""
+    m = re.fullmatch(r"(\d{3,4})-(\d{2})-(\d{2})", value)
+    if not m or not 1 <= int(m[2]) <= 12:
+        return value
+    year, month, day = int(m[1]), _MONTHS[int(m[2]) - 1], int(m[3])
+    return rng.choice((f"{month} {day}, {year}", f"{day} {month} {year}"))
+
+
+def _sentence(t: Triple, rng: random.Random, templates: Callable[[Triple], str] | None) -> str:
+    if rng.random() < 0.5:  # dates in prose rarely look like the graph's ISO form
+        spoken = spoken_date(t.object_value, rng)
+        if spoken != t.object_value:
+            t = Triple(t.subject_id, t.subject_label, t.relation, spoken, t.object_id)
+    if templates is not None:
+        return templates(t)
+    if rng.random() < 0.6:
+        return verbalize(t)
+    return rng.choice(_GENERIC).format(s=t.subject_label, r=property_label(t.relation), o=t.object_value)
+
+
+def _join(sentences: list[str], rng: random.Random) -> str:
+    """Several facts in one premise: separate sentences, or one sentence joined by semicolons."""
+    if len(sentences) == 1 or rng.random() < 0.5:
+        return " ".join(sentences)
+    return "; ".join(s.rstrip(".") for s in sentences) + "."
+
+
+def _kept(t: Triple, old: str, new: str) -> bool:
+    """Does a rewrite still state the value as the original premise did (ISO or spoken date)?"""
+    if t.object_value.lower() in new.lower():
+        return True
+    m = re.fullmatch(r"(\d{3,4})-(\d{2})-(\d{2})", t.object_value)
+    return bool(m) and m[1] in new and _MONTHS[int(m[2]) - 1] in new and str(int(m[3])) in new
+
+
+def functional_relations(triples: Iterable[Triple], threshold: float = 0.9) -> frozenset[str]:
+    """Relations where at least ``threshold`` of the subjects have exactly one value."""
+    values: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for t in triples:
+        values[(t.relation, t.subject_id)].add(t.object_value)
+    per_rel: dict[str, list[int]] = defaultdict(list)
+    for (rel, _), vals in values.items():
+        per_rel[rel].append(len(vals))
+    return frozenset(r for r, counts in per_rel.items() if sum(c == 1 for c in counts) / len(counts) >= threshold)
+
+
+def kg_pairs(
+    triples: Sequence[Triple],
+    *,
+    n_premises: int,
+    seed: int = 0,
+    max_facts: int = 3,
+    templates: Callable[[Triple], str] | None = None,
+    rephrase: Callable[[list[str]], list[str]] | None = None,
+    source: str = "kg",
+) -> list[LabelledPair]:
+    """Labelled pairs about ``n_premises`` random entities of a graph, about one third per label.
+
+    ``templates`` fixes the sentence for a triple (held-out sets use their own phrasing);
+    ``rephrase`` (e.g. an LLM) rewrites premises in batch — a rewrite is kept only if every
+    stated value is still there verbatim, so the labels stay true.
+    """
+    rng = random.Random(seed)
+    by_subject: dict[str, list[Triple]] = defaultdict(list)
+    values_of: dict[str, list[str]] = defaultdict(list)
+    for t in triples:
+        by_subject[t.subject_id].append(t)
+        values_of[t.relation].append(t.object_value)
+    for rel in values_of:
+        values_of[rel] = sorted(set(values_of[rel]))
+    functional = functional_relations(triples)
+    relations = sorted(values_of)
+    subjects = sorted(s for s, ts in by_subject.items() if len(ts) >= 2)
+    if not subjects:
+        return []
+    drafts: list[tuple[str, list[Triple], list[Triple]]] = []
+    for _ in range(n_premises):
+        facts = by_subject[rng.choice(subjects)]
+        k = rng.randint(1, min(max_facts, len(facts) - 1))
+        stated = rng.sample(facts, k)
+        drafts.append((_join([_sentence(t, rng, templates) for t in stated], rng), stated, facts))
+    if rephrase is not None:
+        rewrites = rephrase([d[0] for d in drafts])
+        drafts = [
+            (new if new and all(_kept(t, old, new) for t in stated) else old, stated, facts)
+            for new, (old, stated, facts) in zip(rewrites, drafts, strict=True)
+        ]
+    out: list[LabelledPair] = []
+    for premise, stated, facts in drafts:
+        out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source))
+    return out
+
+
+def _labelled(
+    premise: str,
+    stated: list[Triple],
+    facts: list[Triple],
+    values_of: dict[str, list[str]],
+    functional: frozenset[str],
+    relations: list[str],
+    rng: random.Random,
+    source: str,
+) -> list[LabelledPair]:
+    """One premise's pairs: one or two entailments, a contradiction where the graph allows, a neutral."""
+    own: dict[str, set[str]] = defaultdict(set)
+    for t in facts:
+        own[t.relation].add(t.object_value)
+    stated_rels = {t.relation for t in stated}
+    pairs = [LabelledPair(premise, hypothesis(t.relation, t.object_value), "entailment", source) for t in rng.sample(stated, min(2, len(stated)))]
+    fact = rng.choice(stated)
+    swaps = [v for v in values_of[fact.relation] if v not in own[fact.relation]]
+    if swaps and fact.relation in functional:
+        pairs.append(LabelledPair(premise, hypothesis(fact.relation, rng.choice(swaps)), "contradiction", source))
+    neutral: list[str] = []
+    wrong = [r for r in relations if fact.object_value not in own[r]]
+    if wrong:  # the stated value under a property the entity does not have it for
+        neutral.append(hypothesis(rng.choice(wrong), fact.object_value))
+    unstated = [t for t in facts if t.relation not in stated_rels]
+    if unstated:  # a true fact the sentence does not state
+        t = rng.choice(unstated)
+        neutral.append(hypothesis(t.relation, t.object_value))
+    if swaps and fact.relation not in functional:  # another value of a many-valued property
+        neutral.append(hypothesis(fact.relation, rng.choice(swaps)))
+    if neutral:
+        pairs.append(LabelledPair(premise, rng.choice(neutral), "neutral", source))
+    return pairs
+
+
+def biokalma_triples() -> list[Triple]:
+    """Every distinct triple of the shipped BioKaLMA graphs."""
+    seen: dict[tuple[str, str, str], Triple] = {}
+    for path in shipped_biokalma("all"):
+        for item in read_biokalma(path):
+            for t in item.graph:
+                seen.setdefault(t.key, t)
+    return list(seen.values())
+
+
+#: Natural phrasings of MetaQA's relations; never used for training pairs.
+METAQA_TEMPLATES: dict[str, str] = {
+    "directed_by": "{s} was directed by {o}.",
+    "written_by": "{s} was written by {o}.",
+    "starred_actors": "{s} stars {o}.",
+    "release_year": "{s} was released in {o}.",
+    "in_language": "{s} is a film in {o}.",
+    "has_genre": "{s} is a {o} film.",
+    "has_tags": "{s} is tagged with {o}.",
+    "has_imdb_rating": "{s} has an IMDb rating of {o}.",
+    "has_imdb_votes": "{s} has {o} votes on IMDb.",
+}
+
+
+def metaqa_template(t: Triple) -> str:
+    return METAQA_TEMPLATES.get(t.relation, "{s}'s {r} is {o}.").format(
+        s=t.subject_label, r=property_label(t.relation), o=t.object_value
+    )
+
+
+def metaqa_pairs(n_premises: int = 1500, *, seed: int = 13, kb: str | Path | None = None) -> list[LabelledPair]:
+    """The held-out attribution test: pairs from MetaQA's movie graph in its own phrasing."""
+    triples = list(read_tsv(kb or shipped_data("metaqa", "kb.txt")))
+    return kg_pairs(triples, n_premises=n_premises, seed=seed, templates=metaqa_template, source="metaqa")
+
+
+def label_counts(pairs: Iterable[LabelledPair]) -> dict[str, int]:
+    c = Counter(p.label for p in pairs)
+    return {label: c.get(label, 0) for label in LABELS}
