@@ -40,7 +40,7 @@ class Condition:
 def items_with_minimum(path: str | Path) -> list[AnswerRecord]:
     """Dataset items (answer-file shape: id, question, kg, minimum_knowledge); items without a
     minimum knowledge set cannot take part and are left out."""
-    items = [r for r in read_records(path) if isinstance(r, AnswerRecord)]
+    items = [r for r in read_records(path, answer_field=None) if isinstance(r, AnswerRecord)]
     return [r for r in items if r.minimum]
 
 

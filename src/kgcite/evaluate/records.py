@@ -46,7 +46,7 @@ def _field(obj: dict[str, Any], name: str, kind: type, path: Path, line: int) ->
     return value
 
 
-def parse_record(text: str, path: Path, line: int, answer_field: str = "answer") -> AnswerRecord:
+def parse_record(text: str, path: Path, line: int, answer_field: str | None = "answer") -> AnswerRecord:
     """One JSONL line to a record; an :class:`InputError` names the line and the bad field."""
     try:
         obj = json.loads(text)
@@ -64,7 +64,10 @@ def parse_record(text: str, path: Path, line: int, answer_field: str = "answer")
     return AnswerRecord(
         id=_field(obj, "id", str, path, line),
         question=_field(obj, "question", str, path, line),
-        answer=_field(obj, answer_field, str, path, line) if status == "ok" else str(obj.get(answer_field) or ""),
+        answer=(
+            "" if answer_field is None  # a dataset item, not an answer yet
+            else _field(obj, answer_field, str, path, line) if status == "ok" else str(obj.get(answer_field) or "")
+        ),
         graph=biokalma_subgraph(_field(obj, "kg", list, path, line), where=(path, line), field="kg"),
         minimum=minimum,
         line=line,
@@ -82,9 +85,10 @@ def _knowledge(items: list[Any], name: str, path: Path, line: int) -> tuple[Trip
     return tuple(out)
 
 
-def read_records(path: str | Path, *, skip_bad: bool = False, answer_field: str = "answer") -> Iterator[AnswerRecord | InputError]:
+def read_records(path: str | Path, *, skip_bad: bool = False, answer_field: str | None = "answer") -> Iterator[AnswerRecord | InputError]:
     """Records of an answer file; with ``skip_bad`` a bad line yields its error instead of raising.
-    ``answer_field`` scores another text of the line (e.g. ``raw_output``: a model's unrepaired answer)."""
+    ``answer_field`` scores another text of the line (e.g. ``raw_output``: a model's unrepaired answer);
+    ``None`` reads dataset items, which have no answer yet."""
     path = Path(path)
     try:
         fh = path.open(encoding="utf-8")
