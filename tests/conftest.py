@@ -75,7 +75,7 @@ class _Scripted(BaseHTTPRequestHandler):
     body = b'{"error": "boom"}'
     hits = 0
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+    def do_POST(self) -> None:
         type(self).hits += 1
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.send_response(self.status)

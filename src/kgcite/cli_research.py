@@ -51,7 +51,8 @@ def cmd_nli(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict()))
     else:
         print(result.label)
-        print(format_table(["label", "probability"], sorted(result.probs.items(), key=lambda kv: -kv[1])))
+        ranked: list[tuple[object, ...]] = [(k, v) for k, v in sorted(result.probs.items(), key=lambda kv: -kv[1])]
+        print(format_table(["label", "probability"], ranked))
     return 0
 
 
@@ -118,7 +119,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.experiment == "removal":
-        ks = list(range(0, args.max_removed + 1))
+        ks = list(range(args.max_removed + 1))
         conds, n_cond = removal_conditions(items, ks, args.seed), len(ks)
         labels = ["0 (gold)"] + [str(k) for k in ks[1:]]
     else:

@@ -2,7 +2,9 @@
 
 Each aspect is scored 1–5. The reply is constrained to one digit (GBNF where the backend takes
 grammars); where the backend returns token log-probabilities the score is the
-probability-weighted mean of the digits, as G-Eval recommends, else the digit itself.
+probability-weighted mean of the digits, as G-Eval recommends, else the digit itself. Requests
+use temperature 1 (with a fixed seed) so that the probabilities are the model's own, not a
+greedy one-hot.
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ class GEval:
 
     def requests(self, item: QualityItem) -> list[ChatRequest]:
         return [
-            ChatRequest.of(geval_prompt(a, item.question, item.answer, item.knowledge), max_tokens=1, grammar=SCORE_GRAMMAR, logprobs=self.logprobs)
+            ChatRequest.of(geval_prompt(a, item.question, item.answer, item.knowledge), max_tokens=1, grammar=SCORE_GRAMMAR, logprobs=self.logprobs, temperature=1.0)
             for a in self.aspects
         ]
 

@@ -39,18 +39,23 @@ def hypothesis(relation: str, value: str) -> str:
 
 
 class SupportJudge:
-    """Lexical test first, NLI for the rest; ``nli=None`` is the lexical judge alone."""
+    """Lexical test first, NLI for the rest; ``nli=None`` is the lexical judge alone, and
+    ``lexical=False`` sends every pair to NLI (what the paper did with TRUE)."""
 
-    def __init__(self, nli: NLIModel | None = None) -> None:
-        self.nli = nli
+    def __init__(self, nli: NLIModel | None = None, *, lexical: bool = True) -> None:
+        if nli is None and not lexical:
+            raise ValueError("a judge needs the lexical test, an NLI model, or both")
+        self.nli, self.lexical = nli, lexical
 
     @property
     def name(self) -> str:
-        return f"value-or-nli:{self.nli.name}" if self.nli is not None else "value-only"
+        if self.nli is None:
+            return "value-only"
+        return f"value-or-nli:{self.nli.name}" if self.lexical else f"nli:{self.nli.name}"
 
     def judge(self, pairs: Sequence[tuple[str, TripleKey]]) -> list[bool]:
         """For each (sentence, (entity, property, value)): does the sentence state it?"""
-        out = [states_value(s, k[2]) for s, k in pairs]
+        out = [self.lexical and states_value(s, k[2]) for s, k in pairs]
         if self.nli is None:
             return out
         todo = [i for i, ok in enumerate(out) if not ok and pairs[i][0].strip()]

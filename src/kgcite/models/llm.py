@@ -7,6 +7,7 @@ A request is a plain frozen dataclass so it can be hashed into the response cach
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -126,6 +127,8 @@ def _first_token_logprobs(choice: dict[str, Any]) -> tuple[tuple[str, float], ..
     """OpenAI's ``logprobs.content[0].top_logprobs``; empty when the backend gave none."""
     try:
         first = choice["logprobs"]["content"][0]
+        if "top_probs" in first:  # llama.cpp's post-sampling probabilities (after the grammar)
+            return tuple((str(t["token"]), math.log(max(float(t["prob"]), 1e-300))) for t in first["top_probs"])
         return tuple((str(t["token"]), float(t["logprob"])) for t in first.get("top_logprobs") or [first])
     except (KeyError, IndexError, TypeError, ValueError):
         return ()

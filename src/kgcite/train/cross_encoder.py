@@ -178,7 +178,8 @@ class ProgressPrinter:
         from tqdm import tqdm
 
         self._bar: Any = None
-        self._tqdm, self._desc, self._ema = tqdm, desc, None
+        self._tqdm, self._desc = tqdm, desc
+        self._ema: float | None = None
         self._t0 = time.perf_counter()
 
     def __call__(self, step: int, total: int, loss: float) -> None:

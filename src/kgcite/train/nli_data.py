@@ -131,7 +131,7 @@ def _kept(t: Triple, old: str, new: str) -> bool:
     if t.object_value.lower() in new.lower():
         return True
     m = re.fullmatch(r"(\d{3,4})-(\d{2})-(\d{2})", t.object_value)
-    return bool(m) and m[1] in new and _MONTHS[int(m[2]) - 1] in new and str(int(m[3])) in new
+    return m is not None and m[1] in new and _MONTHS[int(m[2]) - 1] in new and str(int(m[3])) in new
 
 
 def functional_relations(triples: Iterable[Triple], threshold: float = 0.9) -> frozenset[str]:
