@@ -118,7 +118,7 @@ and verification steps. Made by `kgcite train nli`; reproduce its scores with
     another property, an unstated fact, or another value of a many-valued property → neutral).
 - **Held out**: SICK pairs with `pair_ID % 5 == 0`; pairs generated the same way from MetaQA's
   movie graph with its own sentence phrasing (never trained on).
-- **Training**: {tr['config']['epochs']} epochs, batch {tr['config']['batch_size']}, lr {tr['config']['lr']},
+- **Training**: {tr.get('epochs_completed', tr['config']['epochs'])} of {tr['config']['epochs']} scheduled epochs{' (' + tr['note'] + ')' if tr.get('note') else ''}, batch {tr['config']['batch_size']}, lr {tr['config']['lr']},
   max length {tr['config']['max_length']}, seed {tr['config']['seed']}; {summary['seconds']['train']:.0f} s on {summary['machine']}.
 
 ## Scores (int8 ONNX model)
@@ -134,6 +134,9 @@ derivatives alike. BioKaLMA is S-Lab License 1.0 (non-commercial). The base mode
 
 ## Limits
 
-Short English sentences; hypotheses shaped like `property: value`. It has seen people and
-films, not other domains; numbers and dates are matched as tokens, not compared as quantities.
+Short English sentences; hypotheses shaped like `property: value`. Trained on people
+(BioKaLMA) and SICK's everyday scenes; films (MetaQA) are its held-out domain, where it often
+misses verb paraphrases of a property name ("X stars Y" for `starred actors: Y`, "a Horror film"
+for `has genre: Horror`). kgcite's alignment judge checks the value's presence first, so those
+pairs are still aligned there. Numbers and dates are matched as tokens, not compared as quantities.
 """
