@@ -53,7 +53,7 @@ def test_eval_all_na_scores_and_bad_lines(tmp_path: Path) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text(json.dumps(rec) + "\n" + '{"id": "bad", "question": "q"}\n')
     bad = kgcite("eval", "all", "--answers", str(path), "--out", str(tmp_path / "e1"))
-    assert bad.returncode == 2 and f"{path}:2: answer: missing" in bad.stderr
+    assert bad.returncode == 2 and f"{path}:2: minimum_knowledge: missing" in bad.stderr
     res = kgcite("eval", "all", "--answers", str(path), "--out", str(tmp_path / "e2"), "--skip-bad", "--json")
     m = json.loads(res.stdout)
     assert (m["na_precision"], m["na_recall"], m["n_skipped"]) == (1.0, 1.0, 1)

@@ -88,11 +88,15 @@ def test_appendix_f_lexical_alignment() -> None:
 
 
 def test_appendix_f_alignment_with_nli(nli: OnnxNLI) -> None:
-    scorer = AttributionScorer(SupportJudge(nli))
-    report = scorer.alignment([parse_answer(TABLE_19, RELATIONS), parse_answer(TABLE_20, RELATIONS)])
-    # the paraphrases are stated, so the trained model must accept at least the GPT-4 one
-    assert report.n_pairs == 23
-    assert report.n_aligned >= 22
+    answers = [parse_answer(TABLE_19, RELATIONS), parse_answer(TABLE_20, RELATIONS)]
+    nli_only = AttributionScorer(SupportJudge(nli, lexical=False))
+    judged = [ok for j in nli_only.alignment_judgments(answers) for ok in j]
+    pairs = [p for a in answers for p in alignment_pairs(a)]
+    assert sum(judged) >= 19  # the paper's TRUE judged these answers 84.5-92.0% aligned on average
+    # dates written "November 1, 1871" entail "date of birth: 1871-11-01" for the model alone
+    assert all(ok for (s, k), ok in zip(pairs, judged, strict=True) if k[1].startswith("date of"))
+    combined = AttributionScorer(SupportJudge(nli)).alignment(answers)
+    assert combined.n_pairs == 23 and combined.n_aligned >= max(sum(judged), 20)
 
 
 def test_nli_rejects_what_a_sentence_does_not_say(nli: OnnxNLI) -> None:

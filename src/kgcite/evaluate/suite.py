@@ -90,7 +90,7 @@ class FullEvaluation:
             if fh is not None:
                 fh.close()
         final = [rows[r.id] for r in scored]
-        metrics: dict[str, Any] = dict(report.to_dict())
+        metrics: dict[str, Any] = dict(report.to_dict()) | {"n_skipped": len(skipped)}
         align = alignment_report([r["alignment"] for r in final])
         metrics |= {"alignment": align.alignment, "macro_alignment": align.macro_alignment, "n_alignment_pairs": align.n_pairs}
         na_rows = [r for r in final if "na" in r]
