@@ -173,37 +173,52 @@ def _torch() -> tuple[Any, Any]:
     return torch, transformers
 
 
-class HFNLI(CachedNLI):
-    """Any Hugging Face sequence-classification NLI model (DeBERTa-MNLI, RoBERTa-MNLI...) by path.
+class _TorchNLI(CachedNLI):
+    """Template for models loaded with transformers from a folder: loading here, scoring in subclasses."""
 
-    Two-way models (entailment / not entailment) report "not" as neutral."""
+    kind = ""
+    auto_class = ""  # the transformers Auto* class that loads the weights
 
     def __init__(self, path: str | Path, *, threads: int = 2, batch_size: int = 16, max_length: int = 512) -> None:
         super().__init__(batch_size=batch_size)
         self.path, self.threads, self.max_length = Path(path), threads, max_length
         self._model: Any = None
         self._tok: Any = None
-        self._columns: list[int | None] = []
 
     @property
     def name(self) -> str:
-        return f"hf-nli:{self.path}"
+        return f"{self.kind}:{self.path}"
 
-    def load(self) -> HFNLI:
+    def load(self) -> _TorchNLI:
         if self._model is None:
             torch, transformers = _torch()
             torch.set_num_threads(self.threads)
             try:
                 self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
-                self._model = transformers.AutoModelForSequenceClassification.from_pretrained(str(self.path)).eval()
+                self._model = getattr(transformers, self.auto_class).from_pretrained(str(self.path)).eval()
             except OSError as exc:
-                raise LLMError(f"{self.path}: not a Hugging Face model directory ({exc})") from exc
-            names = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
-            mapped = [canonical_label(n) for n in names]
-            if "entailment" not in mapped:
-                raise LLMError(f"{self.path}: labels {names} have no entailment class")
-            self._columns = [mapped.index(label) if label in mapped else None for label in LABELS]
+                raise LLMError(f"{self.path}: not a Hugging Face {self.kind} model folder ({exc})") from exc
+            self._configure()
         return self
+
+    def _configure(self) -> None:
+        """Read what scoring needs from the loaded model (label columns, answer tokens)."""
+
+
+class HFNLI(_TorchNLI):
+    """Any Hugging Face sequence-classification NLI model (DeBERTa-MNLI, RoBERTa-MNLI...) by path.
+
+    Two-way models (entailment / not entailment) report "not" as neutral."""
+
+    kind, auto_class = "hf-nli", "AutoModelForSequenceClassification"
+    _columns: list[int | None]
+
+    def _configure(self) -> None:
+        names = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
+        mapped = [canonical_label(n) for n in names]
+        if "entailment" not in mapped:
+            raise LLMError(f"{self.path}: labels {names} have no entailment class")
+        self._columns = [mapped.index(label) if label in mapped else None for label in LABELS]
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
@@ -218,34 +233,17 @@ class HFNLI(CachedNLI):
         return out
 
 
-class T5NLI(CachedNLI):
+class T5NLI(_TorchNLI):
     """A TRUE-style T5 (``premise: P hypothesis: H`` → "1" entailed / "0" not) by path.
 
     The probability of "1" against "0" at the first decoded token is the entailment score."""
 
-    def __init__(self, path: str | Path, *, threads: int = 2, batch_size: int = 8, max_length: int = 512) -> None:
-        super().__init__(batch_size=batch_size)
-        self.path, self.threads, self.max_length = Path(path), threads, max_length
-        self._model: Any = None
-        self._tok: Any = None
-        self._yes_no: tuple[int, int] = (0, 0)
+    kind, auto_class = "t5-nli", "AutoModelForSeq2SeqLM"
+    _yes_no: tuple[int, int]
 
-    @property
-    def name(self) -> str:
-        return f"t5-nli:{self.path}"
-
-    def load(self) -> T5NLI:
-        if self._model is None:
-            torch, transformers = _torch()
-            torch.set_num_threads(self.threads)
-            try:
-                self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
-                self._model = transformers.AutoModelForSeq2SeqLM.from_pretrained(str(self.path)).eval()
-            except OSError as exc:
-                raise LLMError(f"{self.path}: not a Hugging Face T5 directory ({exc})") from exc
-            ids = [self._tok.encode(s, add_special_tokens=False) for s in ("1", "0")]
-            self._yes_no = (ids[0][-1], ids[1][-1])
-        return self
+    def _configure(self) -> None:
+        ids = [self._tok.encode(s, add_special_tokens=False) for s in ("1", "0")]
+        self._yes_no = (ids[0][-1], ids[1][-1])
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
