@@ -9,6 +9,7 @@ Conditions are derived deterministically from the seed, so a rerun reproduces an
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -109,6 +110,7 @@ def answer_conditions(
             for c, result in zip(batch, generator.generate([_retrieval(c) for c in batch]), strict=True):
                 fh.write(json.dumps(_record(c, result), ensure_ascii=False) + "\n")
             fh.flush()
+            os.fsync(fh.fileno())
             if on_progress:
                 on_progress(len(batch))
 
