@@ -15,16 +15,25 @@ from kgcite.generate.verify import normalize
 from kgcite.kg.model import Triple, TripleKey
 from kgcite.models.nli import NLIModel
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
 _ISO = re.compile(r"(-?\d{1,4})-(\d{2})-(\d{2})(?:T.*)?")
+
+
+def iso_date(value: str) -> tuple[str, str, int] | None:
+    """``1871-11-01`` → ("1871", "November", 1): the year as written, the month's name, the day.
+    None for anything else, BCE years included (their spoken forms vary too much)."""
+    m = _ISO.fullmatch(value.strip())
+    if not m or not 1 <= int(m[2]) <= 12 or m[1].startswith("-"):
+        return None
+    return m[1], MONTHS[int(m[2]) - 1], int(m[3])
 
 
 def value_forms(value: str) -> tuple[str, ...]:
     """Normalised spellings of a value: itself, and for an ISO date "november 1 1871", "1 november 1871"."""
     forms = [normalize(value)]
-    m = _ISO.fullmatch(value.strip())
-    if m and 1 <= int(m[2]) <= 12 and not m[1].startswith("-"):
-        year, month, day = int(m[1]), _MONTHS[int(m[2]) - 1], int(m[3])
+    date = iso_date(value)
+    if date:
+        year, month, day = int(date[0]), date[1].lower(), date[2]
         forms += [f"{month} {day} {year}", f"{day} {month} {year}", f"{month} {day:02d} {year}"]
     return tuple(f for f in forms if f)
 
@@ -34,8 +43,14 @@ def states_value(sentence: str, value: str) -> bool:
     return any(f" {form} " in padded for form in value_forms(value))
 
 
+def property_label(relation: str) -> str:
+    """``directed_by`` → ``directed by``: relation ids of TSV graphs read as property names."""
+    return relation.replace("_", " ")
+
+
 def hypothesis(relation: str, value: str) -> str:
-    return f"{relation.replace('_', ' ')}: {value}"
+    """What a citation triple claims, as NLI reads it (DESIGN.md §4): ``property: value``."""
+    return f"{property_label(relation)}: {value}"
 
 
 class SupportJudge:

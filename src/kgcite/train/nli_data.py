@@ -14,13 +14,13 @@ the graph, not from a model:
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from kgcite.evaluate.support import hypothesis, iso_date, property_label
 from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import InputError, read_biokalma, read_tsv, shipped_biokalma
 from kgcite.kg.model import Triple
@@ -77,15 +77,6 @@ def sick_split(split: str, path: str | Path | None = None) -> list[LabelledPair]
 # --- knowledge-graph attribution pairs ------------------------------------------------------
 
 
-def property_label(relation: str) -> str:
-    return relation.replace("_", " ")
-
-
-def hypothesis(relation: str, value: str) -> str:
-    """The alignment metric's hypothesis for one citation triple."""
-    return f"{property_label(relation)}: {value}"
-
-
 #: Generic sentence shapes, so the model learns to read property names, not just our templates.
 _GENERIC = (
     "{s}'s {r} is {o}.",
@@ -95,15 +86,12 @@ _GENERIC = (
 )
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
-
-
 def spoken_date(value: str, rng: random.Random) -> str:
     """``1871-11-01`` as people write it ("November 1, 1871", "1 November 1871"); other text unchanged."""
-    m = re.fullmatch(r"(\d{3,4})-(\d{2})-(\d{2})", value)
-    if not m or not 1 <= int(m[2]) <= 12:
+    date = iso_date(value)
+    if date is None:
         return value
-    year, month, day = int(m[1]), _MONTHS[int(m[2]) - 1], int(m[3])
+    year, month, day = int(date[0]), date[1], date[2]
     return rng.choice((f"{month} {day}, {year}", f"{day} {month} {year}"))
 
 
@@ -130,8 +118,8 @@ def _kept(t: Triple, old: str, new: str) -> bool:
     """Does a rewrite still state the value as the original premise did (ISO or spoken date)?"""
     if t.object_value.lower() in new.lower():
         return True
-    m = re.fullmatch(r"(\d{3,4})-(\d{2})-(\d{2})", t.object_value)
-    return m is not None and m[1] in new and _MONTHS[int(m[2]) - 1] in new and str(int(m[3])) in new
+    date = iso_date(t.object_value)
+    return date is not None and date[0] in new and date[1] in new and str(date[2]) in new
 
 
 def functional_relations(triples: Iterable[Triple], threshold: float = 0.9) -> frozenset[str]:
