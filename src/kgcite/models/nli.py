@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.llm import LLMError
+from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 
@@ -134,32 +135,19 @@ class OnnxNLI(CachedNLI):
         onnx_path = self.model_dir / "model.onnx"
         if not onnx_path.exists():
             raise LLMError(f"{onnx_path}: no NLI model here; train one with `kgcite train nli` or reinstall kgcite")
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
         meta = json.loads((self.model_dir / "labels.json").read_text())
         mapped = [canonical_label(n) for n in meta["labels"]]
         if sorted(m for m in mapped if m) != sorted(LABELS):
             raise LLMError(f"{self.model_dir / 'labels.json'}: labels {meta['labels']} are not an NLI label set")
         self._order = [mapped.index(label) for label in LABELS]
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self.threads
-        opts.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
-        tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-        tok.enable_truncation(int(meta.get("max_length", 128)))
-        tok.enable_padding(pad_id=0, pad_token="[PAD]")
-        self._tokenizer = tok
+        self._session = cpu_session(onnx_path, self.threads)
+        self._tokenizer = bert_tokenizer(self.model_dir / "tokenizer.json", int(meta.get("max_length", 128)))
         return self
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
         enc = self._tokenizer.encode_batch(list(zip(premises, hypotheses, strict=True)))
-        feed = {
-            "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-            "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-            "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64),
-        }
+        feed = bert_inputs(enc)
         logits = self._session.run(None, feed)[0]
         return _softmax(logits[:, self._order])
 
