@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.jsonl import read_trimmed
@@ -70,9 +70,44 @@ def finished_ids(path: Path) -> set[str]:
     return {str(obj.get("id")) for obj in read_trimmed(path) if obj.get("status") == "ok"}
 
 
-def batches(items: Sequence[DatasetItem], size: int) -> Iterator[Sequence[DatasetItem]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
+class Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+ItemT = TypeVar("ItemT", bound=Identified)
+Answered = AttributedAnswer | LLMError
+
+
+def append_answers(
+    items: Sequence[ItemT],
+    out: Path,
+    answer_batch: Callable[[Sequence[ItemT]], Sequence[Answered]],
+    to_record: Callable[[ItemT, Answered], dict[str, Any]],
+    *,
+    batch_size: int = 8,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, int, int]:
+    """Answer, batch by batch, the items not yet answered in ``out``: every batch's lines are
+    written and fsync'ed before the next starts. Returns (skipped as done, answered, failed)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = finished_ids(out)
+    todo = [it for it in items if it.id not in done]
+    answered = failed = 0
+    with out.open("a", encoding="utf-8") as fh:
+        for i in range(0, len(todo), batch_size):
+            batch = todo[i : i + batch_size]
+            results = answer_batch(batch)
+            for item, result in zip(batch, results, strict=True):
+                fh.write(json.dumps(to_record(item, result), ensure_ascii=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+            n_failed = sum(isinstance(r, LLMError) for r in results)
+            failed += n_failed
+            answered += len(batch) - n_failed
+            if on_progress:
+                on_progress(len(batch), n_failed)
+    return len(items) - len(todo), answered, failed
 
 
 def run(
@@ -83,20 +118,8 @@ def run(
     batch_size: int = 8,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[int, int, int]:
-    """Answer the items not yet in ``out``; returns (skipped as done, answered, failed)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = finished_ids(out)
-    todo = [it for it in items if it.id not in done]
-    answered = failed = 0
-    with out.open("a", encoding="utf-8") as fh:
-        for batch in batches(todo, batch_size):
-            results = generator.answer_many([it.question for it in batch])
-            for item, result in zip(batch, results, strict=True):
-                fh.write(json.dumps(answer_record(item, result), ensure_ascii=False) + "\n")
-                failed += isinstance(result, LLMError)
-                answered += not isinstance(result, LLMError)
-            fh.flush()
-            os.fsync(fh.fileno())
-            if on_progress:
-                on_progress(len(batch), sum(isinstance(r, LLMError) for r in results))
-    return len(items) - len(todo), answered, failed
+    """Answer the dataset items not yet in ``out``; returns (skipped as done, answered, failed)."""
+    return append_answers(
+        items, out, lambda batch: generator.answer_many([it.question for it in batch]), answer_record,
+        batch_size=batch_size, on_progress=on_progress,
+    )

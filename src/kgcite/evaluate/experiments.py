@@ -9,7 +9,6 @@ Conditions are derived deterministically from the seed, so a rerun reproduces an
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -19,12 +18,12 @@ from typing import Any
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.suite import FullEvaluation
 from kgcite.generate.pipeline import AttributedAnswer, Generator
-from kgcite.jsonl import read_trimmed
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph, TripleKey
 from kgcite.models.llm import LLMError
 from kgcite.retrieve.linking import LinkedEntity
 from kgcite.retrieve.retriever import Retrieval
+from kgcite.runs import append_answers, finished_ids
 
 
 @dataclass(frozen=True)
@@ -98,21 +97,14 @@ def _record(c: Condition, result: AttributedAnswer | LLMError) -> dict[str, Any]
 def answer_conditions(
     generator: Generator, conditions: Sequence[Condition], out: Path, *, batch_size: int = 8, on_progress: Callable[[int], None] | None = None
 ) -> None:
-    """Answer the conditions not yet answered in ``out`` (append-only, resumable)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = {str(r.get("id")) for r in read_trimmed(out) if r.get("status") == "ok"}
-    todo = [c for c in conditions if c.id not in done]
+    """Answer the conditions not yet answered in ``out`` (append-only, resumable, as ``kgcite run``)."""
+    done_before = len(finished_ids(out) & {c.id for c in conditions})
     if on_progress:
-        on_progress(len(conditions) - len(todo))
-    with out.open("a", encoding="utf-8") as fh:
-        for i in range(0, len(todo), batch_size):
-            batch = todo[i : i + batch_size]
-            for c, result in zip(batch, generator.generate([_retrieval(c) for c in batch]), strict=True):
-                fh.write(json.dumps(_record(c, result), ensure_ascii=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-            if on_progress:
-                on_progress(len(batch))
+        on_progress(done_before)
+    append_answers(
+        conditions, out, lambda batch: generator.generate([_retrieval(c) for c in batch]), _record,
+        batch_size=batch_size, on_progress=(lambda n, _failed: on_progress(n)) if on_progress else None,
+    )
 
 
 def removal_conditions(items: Sequence[AnswerRecord], ks: Sequence[int], seed: int) -> Iterator[tuple[str, list[Condition]]]:
