@@ -162,19 +162,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # -- ask / run ----------------------------------------------------------------------------------
 
 
-def _runtime(args: argparse.Namespace) -> Runtime:
+def runtime_from_args(args: argparse.Namespace) -> Runtime:
+    """The Runtime of any command; options a command does not declare keep their defaults."""
     store = None
-    if args.endpoint or args.store:
+    if getattr(args, "endpoint", None) or getattr(args, "store", None):
         store = _open(args)
     return Runtime(
         store=store,
         model=args.model,
         base_url=args.base_url,
         cache=None if args.no_cache else default_cache_path(),
-        rewrite=not args.no_rewrite,
-        constrained=args.constrained,
-        concurrency=args.concurrency,
-        timeout=args.timeout,
+        rewrite=not getattr(args, "no_rewrite", False),
+        constrained=getattr(args, "constrained", False),
+        concurrency=getattr(args, "concurrency", 8),
+        timeout=getattr(args, "timeout", 60.0),
+        nli_model=getattr(args, "nli", None),
+        verifier="lexical" if getattr(args, "no_nli", False) else "nli",
     )
 
 
@@ -197,7 +200,7 @@ def format_attributed(answer: AttributedAnswer) -> str:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    runtime = _runtime(args)
+    runtime = runtime_from_args(args)
     generator = runtime.generator(args.mode)
     result = generator.answer_many([args.question])[0]
     if isinstance(result, LLMError):
@@ -215,7 +218,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     items = dataset(args.dataset)[: args.limit or None]
-    runtime = _runtime(args)
+    runtime = runtime_from_args(args)
     generator = runtime.generator(args.mode)
     out = Path(args.out)
     done_before = len(finished_ids(out) & {it.id for it in items})

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kgcite.cli import runtime_from_args
 from kgcite.evaluate.alignment import AttributionScorer
 from kgcite.evaluate.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.evaluate.plots import bar_chart, line_chart
@@ -16,30 +17,14 @@ from kgcite.evaluate.quality import GEval
 from kgcite.evaluate.records import read_records
 from kgcite.evaluate.report import QUALITY_ASPECTS, eval_report_markdown, experiment_markdown, format_table
 from kgcite.evaluate.suite import FullEvaluation
-from kgcite.evaluate.support import SupportJudge
 from kgcite.kg.loaders import InputError
 from kgcite.models.nli import load_nli
-from kgcite.runtime import Runtime, default_cache_path
 
 
 def _bar(total: int, desc: str) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit=" answers", disable=None, file=sys.stderr)
-
-
-def _judge(args: argparse.Namespace) -> SupportJudge:
-    return SupportJudge(None if args.no_nli else load_nli(args.nli))
-
-
-def _llm_runtime(args: argparse.Namespace) -> Runtime:
-    return Runtime(
-        model=args.model,
-        base_url=args.base_url,
-        cache=None if args.no_cache else default_cache_path(),
-        nli_model=getattr(args, "nli", None),
-        verifier="lexical" if getattr(args, "no_nli", False) else "nli",
-    )
 
 
 # -- nli ----------------------------------------------------------------------------------------
@@ -61,7 +46,7 @@ def cmd_train_nli(args: argparse.Namespace) -> int:
     from kgcite.train.nli import train_nli
 
     config = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed)
-    llm = _llm_runtime(args).llm if args.llm_premises else None
+    llm = runtime_from_args(args).llm if args.llm_premises else None
     summary = train_nli(args.out, config, n_kg=args.kg_premises, n_llm=args.llm_premises, llm=llm)
     rows = [
         (name, s["n"], s["accuracy"], s["entailment_binary_accuracy"]) for name, s in summary["scores"].items()
@@ -75,8 +60,9 @@ def cmd_train_nli(args: argparse.Namespace) -> int:
 
 
 def _evaluation(args: argparse.Namespace) -> FullEvaluation:
-    geval = GEval(_llm_runtime(args).llm) if args.quality else None
-    return FullEvaluation(AttributionScorer(_judge(args)), geval, args.precision_unit, batch_size=args.batch_size)
+    runtime = runtime_from_args(args)  # models load lazily: the LLM only with --quality
+    geval = GEval(runtime.llm) if args.quality else None
+    return FullEvaluation(AttributionScorer(runtime.judge), geval, args.precision_unit, batch_size=args.batch_size)
 
 
 def cmd_eval_all(args: argparse.Namespace) -> int:
@@ -109,11 +95,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     items = items_with_minimum(args.dataset)[: args.limit or None]
     if not items:
         raise InputError(args.dataset, None, "minimum_knowledge", "no item has a minimum knowledge set; nothing to remove or miss")
-    runtime = Runtime(
-        model=args.model, base_url=args.base_url, cache=None if args.no_cache else default_cache_path(),
-        rewrite=not args.no_rewrite, constrained=args.constrained, nli_model=args.nli,
-        verifier="lexical" if args.no_nli else "nli",
-    )
+    runtime = runtime_from_args(args)
     generator = runtime.generator(args.mode)
     evaluation = FullEvaluation(AttributionScorer(runtime.judge), None, "citation", batch_size=args.batch_size * 8)
     out = Path(args.out)
