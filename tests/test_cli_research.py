@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from kgcite.evaluate.experiments import items_with_minimum, remove_knowledge, replace_graphs
-from kgcite.train.nli_data import shipped_data
+from kgcite.kg.loaders import shipped_data
 from tests.test_cli import kgcite
 
 SAMPLES = shipped_data("samples", "biokalma_sample_answers.jsonl")

@@ -7,7 +7,6 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from kgcite.evaluate.citation import CitationReport
@@ -17,13 +16,14 @@ from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
 from kgcite.kg.embedded import biokalma_store
+from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import dataset, finished_ids, run
 from kgcite.runtime import Runtime, default_cache_path
 
 
 def _sample_answers() -> Path:
-    return Path(str(resources.files("kgcite") / "data" / "samples" / "biokalma_sample_answers.jsonl"))
+    return shipped_data("samples", "biokalma_sample_answers.jsonl")
 
 
 def _biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedStore:

@@ -111,9 +111,13 @@ def read_biokalma(path: str | Path) -> Iterator[BiokalmaItem]:
         yield BiokalmaItem(i, question, biokalma_subgraph(item[1], where=(path, None), field=f"item[{i}][1]"))
 
 
+def shipped_data(*parts: str) -> Path:
+    """A path under the package's ``data/`` folder (BioKaLMA, SICK, MetaQA, samples)."""
+    return Path(str(resources.files("kgcite").joinpath("data", *parts)))
+
+
 def shipped_biokalma(split: str = "all") -> list[Path]:
     """Paths of the BioKaLMA files shipped in the package (``specific``, ``general`` or ``all``)."""
-    root = resources.files("kgcite") / "data" / "biokalma"
     files = {"specific": "complex_question_graph.json", "general": "simple_question_graph.json"}
     if split == "all":
         names = list(files.values())
@@ -121,7 +125,7 @@ def shipped_biokalma(split: str = "all") -> list[Path]:
         names = [files[split]]
     else:
         raise ValueError(f"unknown BioKaLMA split {split!r}; choose specific, general or all")
-    return [Path(str(root / n)) for n in names]
+    return [shipped_data("biokalma", n) for n in names]
 
 
 def read_tsv(path: str | Path, *, sep: str = "|") -> Iterator[Triple]:

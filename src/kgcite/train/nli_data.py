@@ -17,12 +17,11 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from kgcite.evaluate.support import hypothesis, iso_date, property_label
 from kgcite.generate.verbalize import verbalize
-from kgcite.kg.loaders import InputError, read_biokalma, read_tsv, shipped_biokalma
+from kgcite.kg.loaders import InputError, read_biokalma, read_tsv, shipped_biokalma, shipped_data
 from kgcite.kg.model import Triple
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
@@ -34,10 +33,6 @@ class LabelledPair:
     hypothesis: str
     label: str
     source: str = ""
-
-
-def shipped_data(*parts: str) -> Path:
-    return Path(str(resources.files("kgcite").joinpath("data", *parts)))
 
 
 # --- SICK ----------------------------------------------------------------------------------
