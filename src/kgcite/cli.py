@@ -361,6 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     from kgcite import cli_research
 
     cli_research.register(sub, ev, _unit_option, _model_options)
+    from kgcite import cli_retrieve
+
+    cli_retrieve.register(sub)
     return parser
 
 

@@ -75,6 +75,14 @@ def test_match_patterns(store: KGStore) -> None:
     assert {t.key for t in everything} == {t.key for t in TRIPLES}
 
 
+def test_relation_degrees_count_both_directions(store: KGStore) -> None:
+    assert store.relation_degrees("Q212657") == [
+        ("child", True, 1), ("father", False, 1), ("instance of", False, 1),
+        ("occupation", False, 1), ("place of birth", False, 1), ("residence", False, 1),
+    ]
+    assert store.relation_degrees("Q999999") == []
+
+
 def test_relations(store: KGStore) -> None:
     assert store.relations() == sorted({t.relation for t in TRIPLES})
 

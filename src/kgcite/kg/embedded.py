@@ -194,6 +194,27 @@ class EmbeddedStore(EmbeddedSparqlStore):
                             return out
         return out
 
+    def relation_degrees(self, entity_id: str) -> list[tuple[str, bool, int]]:
+        node = NamedNode(self.scheme.entity_iri(entity_id))
+        counts: dict[tuple[str, bool], int] = {}
+        is_relation = self.scheme.is_relation
+        seen: set[tuple[object, object, object]] | None = set() if self._has_named_graphs() else None
+        for inverse, quads in (
+            (False, self.store.quads_for_pattern(node, None, None)),
+            (True, self.store.quads_for_pattern(None, None, node)),
+        ):
+            for q in quads:
+                pv = q.predicate.value
+                if not is_relation(pv) or not isinstance(q.object, (Literal, NamedNode)):
+                    continue
+                if seen is not None:
+                    if (q.subject, q.predicate, q.object) in seen:
+                        continue
+                    seen.add((q.subject, q.predicate, q.object))
+                counts[(pv, inverse)] = counts.get((pv, inverse), 0) + 1
+        labels = self._relation_labels(p for p, _ in counts)
+        return sorted((labels[p], inv, n) for (p, inv), n in counts.items())
+
     def _has_named_graphs(self) -> bool:
         if self._named_graphs is None:
             self._named_graphs = next(iter(self.store.named_graphs()), None) is not None

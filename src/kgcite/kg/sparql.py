@@ -287,6 +287,18 @@ class SparqlStore:
     def incoming(self, entity_id: str) -> list[Triple]:
         return self._triples(objects=[NamedNode(self.scheme.entity_iri(entity_id))])
 
+    def relation_degrees(self, entity_id: str) -> list[tuple[str, bool, int]]:
+        node = NamedNode(self.scheme.entity_iri(entity_id))
+        ns = Literal(self.scheme.relation_ns)
+        q = (
+            f"SELECT ?p ?inv (COUNT(*) AS ?n) WHERE {{ "
+            f"{{ {node} ?p ?o . BIND(false AS ?inv) }} UNION {{ ?s ?p {node} . BIND(true AS ?inv) }} "
+            f"FILTER(STRSTARTS(STR(?p), {ns})) }} GROUP BY ?p ?inv"
+        )
+        rows = [(r["p"].value, r["inv"].value == "true", int(r["n"].value)) for r in self._select(q)]
+        labels = self._relation_labels(p for p, _, _ in rows)
+        return sorted((labels[p], inv, n) for p, inv, n in rows)
+
     def one_hop(self, entity_id: str) -> Subgraph:
         entity = self.entity(entity_id)
         if entity is None:

@@ -51,4 +51,9 @@ class KGStore(Protocol):
         """All relation labels used in the graph, sorted."""
         ...
 
+    def relation_degrees(self, entity_id: str) -> list[tuple[str, bool, int]]:
+        """``(relation, inverse, count)`` around an entity, ``inverse`` for incoming triples:
+        what a graph walk may follow from it, known before any neighbour is fetched."""
+        ...
+
     def close(self) -> None: ...

@@ -36,9 +36,9 @@ def llm_rephraser(llm: LLM, max_tokens: int = 96) -> Callable[[list[str]], list[
 def training_pairs(*, n_kg: int = 4000, n_llm: int = 0, llm: LLM | None = None, seed: int = 0) -> list[LabelledPair]:
     """SICK train split + BioKaLMA attribution pairs (template, and LLM-phrased when an LLM is given)."""
     triples = biokalma_triples()
-    pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template")
+    pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template", vary_claims=True)
     if n_llm and llm is not None:
-        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm")
+        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", vary_claims=True)
     return pairs
 
 

@@ -90,6 +90,39 @@ def spoken_date(value: str, rng: random.Random) -> str:
     return rng.choice((f"{month} {day}, {year}", f"{day} {month} {year}"))
 
 
+#: More ways prose states a property, so the model learns verbs and modifiers that paraphrase a
+#: property name ("won the X" for ``award received``, "a rock artist" for ``genre``), not only
+#: the verbaliser's one sentence per relation.
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "occupation": ("{s} is a {o}.", "{s} was a well-known {o}.", "{s} made a living as a {o}."),
+    "genre": ("{s} is a {o} artist.", "{s} is known for {o}.", "{s} worked in the {o} genre."),
+    "notable works": ("{s} wrote {o}.", "{s} is known for {o}.", "{s} created {o}."),
+    "award received": ("{s} won the {o}.", "{s} was awarded the {o}.", "{s} is a {o} winner."),
+    "languages spoken": ("{s} speaks {o}.", "{s} was fluent in {o}."),
+    "native language": ("{s} grew up speaking {o}.",),
+    "spouse": ("{s} married {o}.", "{s} was the wife or husband of {o}."),
+    "child": ("{s} is the parent of {o}.", "{o} is a child of {s}."),
+    "father": ("{o} was the father of {s}.", "{s} was a child of {o}."),
+    "mother": ("{o} was the mother of {s}.", "{s} was born to {o}."),
+    "employer": ("{s} was employed by {o}.", "{s} joined the staff of {o}."),
+    "position held": ("{s} served as {o}.", "{s} was appointed {o}."),
+    "field of work": ("{s} worked in the field of {o}.", "{s} specialised in {o}."),
+    "member of political party": ("{s} belonged to the {o}.", "{s} joined the {o}."),
+    "instrument": ("{s} plays the {o}.", "{s} performed on the {o}."),
+    "sport": ("{s} plays {o}.", "{s} competed in {o}."),
+    "residence": ("{s} resided in {o}.", "{s} made a home in {o}."),
+    "country of citizenship": ("{s} held {o} citizenship.", "{s} is a national of {o}."),
+    "religion": ("{s} practised {o}.", "{s} followed {o}."),
+    "alma mater": ("{s} graduated from {o}.", "{s} attended {o}."),
+    "place of burial": ("{s} is buried in {o}.", "{s} was laid to rest at {o}."),
+    "cause of death": ("{s} died of {o}.",),
+    "date of birth": ("{s} was born {o}.", "{s} (born {o}) is remembered today."),
+    "date of death": ("{s} passed away on {o}.",),
+    "place of birth": ("{s} is a native of {o}.", "{s} was born and raised in {o}."),
+    "place of death": ("{s} passed away in {o}.",),
+}
+
+
 def _sentence(t: Triple, rng: random.Random, templates: Callable[[Triple], str] | None) -> str:
     if rng.random() < 0.5:  # dates in prose rarely look like the graph's ISO form
         spoken = spoken_date(t.object_value, rng)
@@ -97,9 +130,20 @@ def _sentence(t: Triple, rng: random.Random, templates: Callable[[Triple], str] 
             t = Triple(t.subject_id, t.subject_label, t.relation, spoken, t.object_id)
     if templates is not None:
         return templates(t)
-    if rng.random() < 0.6:
+    roll = rng.random()
+    if roll < 0.35 and t.relation in VARIANTS:
+        return rng.choice(VARIANTS[t.relation]).format(s=t.subject_label, o=t.object_value)
+    if roll < 0.7:
         return verbalize(t)
     return rng.choice(_GENERIC).format(s=t.subject_label, r=property_label(t.relation), o=t.object_value)
+
+
+def _claim(relation: str, value: str, rng: random.Random | None) -> str:
+    """The hypothesis; with ``rng``, sometimes with the property named as graphs often do ("has genre")."""
+    label = property_label(relation)
+    if rng is not None and rng.random() < 0.2 and " " not in label and not label.startswith("has"):
+        return f"has {label}: {value}"
+    return hypothesis(relation, value)
 
 
 def _join(sentences: list[str], rng: random.Random) -> str:
@@ -117,11 +161,27 @@ def _kept(t: Triple, old: str, new: str) -> bool:
     return date is not None and date[0] in new and date[1] in new and str(date[2]) in new
 
 
+#: Wikidata properties with a single-value constraint (Q19474404) that BioKaLMA uses. A graph
+#: that keeps one value per entity and property (BioKaLMA does) makes *every* relation look
+#: functional, so there the constraint, not the data, decides.
+SINGLE_VALUE: frozenset[str] = frozenset({
+    "date of birth", "date of death", "place of birth", "place of death", "sex or gender",
+    "father", "mother", "place of burial", "cause of death", "manner of death", "given name",
+    "surname", "family name", "country of citizenship",
+})
+
+
 def functional_relations(triples: Iterable[Triple], threshold: float = 0.9) -> frozenset[str]:
-    """Relations where at least ``threshold`` of the subjects have exactly one value."""
+    """Relations where at least ``threshold`` of the subjects have exactly one value.
+
+    When no subject has two values of any relation the data cannot tell, and only the relations
+    in :data:`SINGLE_VALUE` count as functional.
+    """
     values: dict[tuple[str, str], set[str]] = defaultdict(set)
     for t in triples:
         values[(t.relation, t.subject_id)].add(t.object_value)
+    if all(len(v) == 1 for v in values.values()):
+        return frozenset({rel for rel, _ in values} & SINGLE_VALUE)
     per_rel: dict[str, list[int]] = defaultdict(list)
     for (rel, _), vals in values.items():
         per_rel[rel].append(len(vals))
@@ -137,12 +197,14 @@ def kg_pairs(
     templates: Callable[[Triple], str] | None = None,
     rephrase: Callable[[list[str]], list[str]] | None = None,
     source: str = "kg",
+    vary_claims: bool = False,
 ) -> list[LabelledPair]:
     """Labelled pairs about ``n_premises`` random entities of a graph, about one third per label.
 
     ``templates`` fixes the sentence for a triple (held-out sets use their own phrasing);
     ``rephrase`` (e.g. an LLM) rewrites premises in batch — a rewrite is kept only if every
-    stated value is still there verbatim, so the labels stay true.
+    stated value is still there verbatim, so the labels stay true; ``vary_claims`` sometimes
+    names a one-word property as "has <property>" in the hypothesis.
     """
     rng = random.Random(seed)
     by_subject: dict[str, list[Triple]] = defaultdict(list)
@@ -171,7 +233,7 @@ def kg_pairs(
         ]
     out: list[LabelledPair] = []
     for premise, stated, facts in drafts:
-        out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source))
+        out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims))
     return out
 
 
@@ -184,27 +246,29 @@ def _labelled(
     relations: list[str],
     rng: random.Random,
     source: str,
+    vary_claims: bool,
 ) -> list[LabelledPair]:
     """One premise's pairs: one or two entailments, a contradiction where the graph allows, a neutral."""
+    crng = rng if vary_claims else None
     own: dict[str, set[str]] = defaultdict(set)
     for t in facts:
         own[t.relation].add(t.object_value)
     stated_rels = {t.relation for t in stated}
-    pairs = [LabelledPair(premise, hypothesis(t.relation, t.object_value), "entailment", source) for t in rng.sample(stated, min(2, len(stated)))]
+    pairs = [LabelledPair(premise, _claim(t.relation, t.object_value, crng), "entailment", source) for t in rng.sample(stated, min(2, len(stated)))]
     fact = rng.choice(stated)
     swaps = [v for v in values_of[fact.relation] if v not in own[fact.relation]]
     if swaps and fact.relation in functional:
-        pairs.append(LabelledPair(premise, hypothesis(fact.relation, rng.choice(swaps)), "contradiction", source))
+        pairs.append(LabelledPair(premise, _claim(fact.relation, rng.choice(swaps), crng), "contradiction", source))
     neutral: list[str] = []
     wrong = [r for r in relations if fact.object_value not in own[r]]
     if wrong:  # the stated value under a property the entity does not have it for
-        neutral.append(hypothesis(rng.choice(wrong), fact.object_value))
+        neutral.append(_claim(rng.choice(wrong), fact.object_value, crng))
     unstated = [t for t in facts if t.relation not in stated_rels]
     if unstated:  # a true fact the sentence does not state
         t = rng.choice(unstated)
-        neutral.append(hypothesis(t.relation, t.object_value))
+        neutral.append(_claim(t.relation, t.object_value, crng))
     if swaps and fact.relation not in functional:  # another value of a many-valued property
-        neutral.append(hypothesis(fact.relation, rng.choice(swaps)))
+        neutral.append(_claim(fact.relation, rng.choice(swaps), crng))
     if neutral:
         pairs.append(LabelledPair(premise, rng.choice(neutral), "neutral", source))
     return pairs

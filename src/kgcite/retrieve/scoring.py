@@ -1,0 +1,153 @@
+"""Scores of short texts (relation names, entity labels, relation chains) against a question.
+
+Graph search prunes with these instead of LLM calls (EWEK-QA §3.1.2): a bi-encoder's cosine
+similarity, with every text's vector cached because the same relation and entity names come
+back question after question, or BM25 when no embedding model is wanted.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from kgcite.models.embed import Embedder
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@runtime_checkable
+class TextScorer(Protocol):
+    """Relevance of each text to a question; higher is more relevant."""
+
+    @property
+    def name(self) -> str: ...
+
+    def scores(self, question: str, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class EmbeddingScorer:
+    """Cosine similarity of unit vectors from an :class:`Embedder`, vectors cached (LRU) by text."""
+
+    def __init__(self, embedder: Embedder, *, cache_size: int = 200_000) -> None:
+        self.embedder, self.cache_size = embedder, cache_size
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.encoded = 0  # texts actually sent to the model, for benchmarks
+
+    @property
+    def name(self) -> str:
+        return f"cosine({self.embedder.name})"
+
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            self.encoded += len(missing)
+            for text, vec in zip(missing, self.embedder.encode(missing), strict=True):
+                self._cache[text] = vec
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        out = []
+        for t in texts:
+            self._cache.move_to_end(t)
+            out.append(self._cache[t])
+        return np.vstack(out) if out else np.zeros((0, 1), dtype=np.float32)
+
+    def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros(0, dtype=np.float32)
+        q = self.vectors([question])[0]
+        return self.vectors(texts) @ q
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("_", " "))
+
+
+class BM25Scorer:
+    """Okapi BM25 of the question's words in each text, the texts themselves as the corpus."""
+
+    def __init__(self, k1: float = 1.2, b: float = 0.75) -> None:
+        self.k1, self.b = k1, b
+
+    @property
+    def name(self) -> str:
+        return "bm25"
+
+    def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        docs = [words(t) for t in texts]
+        if not docs:
+            return np.zeros(0, dtype=np.float32)
+        n = len(docs)
+        avg = sum(map(len, docs)) / n or 1.0
+        df = Counter(w for d in docs for w in set(d))
+        query = set(words(question))
+        out = np.zeros(n, dtype=np.float32)
+        for i, d in enumerate(docs):
+            tf = Counter(d)
+            for w in query & tf.keys():
+                idf = math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5))
+                out[i] += idf * tf[w] * (self.k1 + 1) / (tf[w] + self.k1 * (1 - self.b + self.b * len(d) / avg))
+        return out
+
+
+# -- lexical overlap (word forms, not embeddings) -------------------------------------------
+
+STOP_WORDS = frozenset(
+    "a an the of in on at by to for from with and or is are was were be been has have had do does did "
+    "which what who whom whose when where why how that this these those it its as also same share shared "
+    "together their his her they he she film films movie movies".split()
+)
+#: Irregular forms a suffix rule cannot reach.
+_IRREGULAR = {"wrote": "write", "written": "write", "spoke": "speak", "spoken": "speak", "born": "bear", "won": "win", "made": "make"}
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ors", "or", "ies", "ied", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A crude English stem: ``directors``/``directed`` → ``direct``, ``starred`` → ``star``."""
+    w = _IRREGULAR.get(word, word)
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsaeiou":
+                w = w[:-1]
+            break
+    return w
+
+
+def content_stems(text: str) -> list[str]:
+    return [stem(w) for w in words(text) if w not in STOP_WORDS]
+
+
+def _same(a: str, b: str) -> bool:
+    """Stems match when equal, one begins the other, or one ends a compound (``screenwrit``)."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (len(short) >= 3 and long.startswith(short)) or (len(short) >= 4 and long.endswith(short))
+
+
+def coverage(text: str, question_stems: Sequence[str]) -> float:
+    """Share of the text's content words that the question uses (in some form)."""
+    own = content_stems(text)
+    if not own:
+        return 0.0
+    return sum(any(_same(s, q) for q in question_stems) for s in own) / len(own)
+
+
+class HybridScorer:
+    """Embedding cosine plus ``weight`` × lexical coverage: a small bi-encoder alone ranks
+    ``starred actors`` above ``in language`` for "…were in which languages"; the word forms settle it."""
+
+    def __init__(self, embedding: TextScorer, weight: float = 0.5) -> None:
+        self.embedding, self.weight = embedding, weight
+
+    @property
+    def name(self) -> str:
+        return f"{self.embedding.name}+{self.weight}*coverage"
+
+    def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        q = content_stems(question)
+        lexical = np.array([coverage(t, q) for t in texts], dtype=np.float32)
+        return self.embedding.scores(question, texts) + self.weight * lexical
