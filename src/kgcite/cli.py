@@ -241,18 +241,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 # -- parser -----------------------------------------------------------------------------------
 
 
+def _scheme_option(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--scheme", choices=["generic", "wikidata"], default="generic", help=help)
+
+
 def _store_options(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--store", metavar="DIR", help="embedded store folder (default: the shipped BioKaLMA graph, in memory)"
     )
     where.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 query endpoint instead of an embedded store")
-    p.add_argument(
-        "--scheme",
-        choices=["generic", "wikidata"],
-        default="generic",
-        help="IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)",
-    )
+    _scheme_option(p, "IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)")
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
@@ -321,12 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     load.add_argument("files", nargs="+", metavar="FILE")
     load.add_argument("--store", metavar="DIR", required=True, help="store folder (created if missing)")
-    load.add_argument(
-        "--scheme",
-        choices=["generic", "wikidata"],
-        default="generic",
-        help="IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)",
-    )
+    _scheme_option(load, "IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
     load.set_defaults(func=cmd_kg_load)
 
     show = kg.add_parser("show", help="an entity (by id or label) with its one-hop triples")

@@ -7,7 +7,6 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from kgcite.kg import EmbeddedStore, InputError, SparqlStore, open_store
 
@@ -26,24 +25,20 @@ def open_kg(location: str) -> SparqlStore:
     return store
 
 
-def tog_e(store: SparqlStore, *, scorer: str = "embedding", width: int = 3, depth: int = 3, max_neighbours: int = 20) -> Any:
-    """A ToG-E search over ``store`` with the shipped bi-encoder (``embedding``) or BM25."""
-    from kgcite.models.embed import OnnxMiniLM
-    from kgcite.retrieve.scoring import BM25Scorer, EmbeddingScorer, HybridScorer, TextScorer
-    from kgcite.retrieve.tog_e import ToGE, ToGEConfig
-
-    text_scorer: TextScorer = BM25Scorer() if scorer == "bm25" else HybridScorer(EmbeddingScorer(OnnxMiniLM().load()))
-    return ToGE(store, text_scorer, ToGEConfig(width=width, depth=depth, max_neighbours=max_neighbours))
-
-
 def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
-    store = open_kg(args.kg)
-    search = tog_e(store, scorer=args.scorer, width=args.width, depth=args.depth, max_neighbours=args.max_neighbours)
-    if not args.topic and "[" not in args.question:
-        from kgcite.models.ner import SpacyNER
-        from kgcite.retrieve.linking import EntityLinker
+    from kgcite.retrieve.scoring import BM25Scorer, EmbeddingScorer, HybridScorer, TextScorer
+    from kgcite.retrieve.tog_e import ToGE, ToGEConfig, bracketed_topics
+    from kgcite.runtime import Runtime
 
-        search.linker = EntityLinker(store, SpacyNER().load())
+    runtime = Runtime(store=open_kg(args.kg), cache=None)  # loads each model once, on first use
+    scorer: TextScorer = BM25Scorer() if args.scorer == "bm25" else HybridScorer(EmbeddingScorer(runtime.embedder))
+    needs_linking = not args.topic and not bracketed_topics(args.question)
+    search = ToGE(
+        runtime.kg,
+        scorer,
+        ToGEConfig(width=args.width, depth=args.depth, max_neighbours=args.max_neighbours),
+        linker=runtime.retriever.linker if needs_linking else None,
+    )
     try:
         result = search.search(args.question, args.topic or None)
     except ValueError as exc:

@@ -122,6 +122,6 @@ def test_cli_json_contract(kb: Path) -> None:
     assert all(len(p) % 2 == 1 and p[0] == "Steven Spielberg" for p in data["paths"])
     bad = subprocess.run(
         [sys.executable, "-m", "kgcite.cli", "retrieve", "tog-e", "--kg", str(kb), "--question", "x", "--topic", "Nobody"],
-        capture_output=True, text=True,
+        capture_output=True, text=True, check=False,
     )
     assert bad.returncode == 2 and "Nobody" in bad.stderr

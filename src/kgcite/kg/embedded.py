@@ -8,7 +8,7 @@ quad-pattern API, which skips query parsing and planning and is an order of magn
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +155,7 @@ class EmbeddedStore(EmbeddedSparqlStore):
         # The hot path of retrieval: one tight loop over quad patterns, each node's id and
         # label computed once per call, no intermediate rows.
         preds = [NamedNode(p) for p in predicates] if predicates is not None else [None]
-        is_relation, entity_id = self.scheme.is_relation, self.scheme.entity_id
+        entity_id = self.scheme.entity_id
         relation_of = self._relation_label_cache
         nodes: dict[NamedNode, tuple[str, str]] = {}
 
@@ -165,24 +165,14 @@ class EmbeddedStore(EmbeddedSparqlStore):
                 nodes[node] = (nid, self._label(node) or nid)
             return nodes[node]
 
-        # Quads are unique per graph: only data with named graphs can repeat a triple.
-        seen: set[tuple[object, object, object]] | None = set() if self._has_named_graphs() else None
+        seen = self._seen()
         out: list[Triple] = []
         any_node: list[Any] = [None]
         for s in subjects if subjects is not None else any_node:
             for p in preds:
                 for o in objects if objects is not None else any_node:
-                    for q in self.store.quads_for_pattern(s, p, o):  # type: ignore[arg-type]
-                        subj, pred, obj = q.subject, q.predicate, q.object
+                    for subj, pred, obj in self._relation_quads(s, p, o, seen):
                         pv = pred.value
-                        if (p is None and not is_relation(pv)) or not isinstance(subj, NamedNode):
-                            continue
-                        if not isinstance(obj, (Literal, NamedNode)):  # blank nodes, RDF-star
-                            continue
-                        if seen is not None:
-                            if (subj, pred, obj) in seen:
-                                continue
-                            seen.add((subj, pred, obj))
                         relation = relation_of.get(pv) or self._relation_labels([pv])[pv]
                         sid, slabel = describe(subj)
                         if isinstance(obj, Literal):
@@ -197,23 +187,38 @@ class EmbeddedStore(EmbeddedSparqlStore):
     def relation_degrees(self, entity_id: str) -> list[tuple[str, bool, int]]:
         node = NamedNode(self.scheme.entity_iri(entity_id))
         counts: dict[tuple[str, bool], int] = {}
-        is_relation = self.scheme.is_relation
-        seen: set[tuple[object, object, object]] | None = set() if self._has_named_graphs() else None
+        seen = self._seen()
         for inverse, quads in (
-            (False, self.store.quads_for_pattern(node, None, None)),
-            (True, self.store.quads_for_pattern(None, None, node)),
+            (False, self._relation_quads(node, None, None, seen)),
+            (True, self._relation_quads(None, None, node, seen)),
         ):
-            for q in quads:
-                pv = q.predicate.value
-                if not is_relation(pv) or not isinstance(q.object, (Literal, NamedNode)):
-                    continue
-                if seen is not None:
-                    if (q.subject, q.predicate, q.object) in seen:
-                        continue
-                    seen.add((q.subject, q.predicate, q.object))
-                counts[(pv, inverse)] = counts.get((pv, inverse), 0) + 1
+            for _, pred, _ in quads:
+                counts[(pred.value, inverse)] = counts.get((pred.value, inverse), 0) + 1
         labels = self._relation_labels(p for p, _ in counts)
         return sorted((labels[p], inv, n) for (p, inv), n in counts.items())
+
+    def _seen(self) -> set[tuple[object, object, object]] | None:
+        """A set to drop repeated triples, needed only when named graphs can repeat one
+        (quads are unique per graph)."""
+        return set() if self._has_named_graphs() else None
+
+    def _relation_quads(
+        self, s: Term | None, p: NamedNode | None, o: Term | None, seen: set[tuple[object, object, object]] | None
+    ) -> Iterator[tuple[NamedNode, NamedNode, Literal | NamedNode]]:
+        """``(subject, predicate, object)`` of the relation triples matching a pattern: other
+        predicates (labels, keys) when none is given, blank nodes and RDF-star skipped."""
+        is_relation = self.scheme.is_relation
+        for q in self.store.quads_for_pattern(s, p, o):  # type: ignore[arg-type]
+            subj, pred, obj = q.subject, q.predicate, q.object
+            if (p is None and not is_relation(pred.value)) or not isinstance(subj, NamedNode):
+                continue
+            if not isinstance(obj, (Literal, NamedNode)):
+                continue
+            if seen is not None:
+                if (subj, pred, obj) in seen:
+                    continue
+                seen.add((subj, pred, obj))
+            yield subj, pred, obj
 
     def _has_named_graphs(self) -> bool:
         if self._named_graphs is None:

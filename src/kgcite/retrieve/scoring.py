@@ -7,6 +7,7 @@ back question after question, or BM25 when no embedding model is wanted.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, OrderedDict
@@ -118,8 +119,10 @@ def stem(word: str) -> str:
     return w
 
 
-def content_stems(text: str) -> list[str]:
-    return [stem(w) for w in words(text) if w not in STOP_WORDS]
+@functools.lru_cache(maxsize=65_536)
+def content_stems(text: str) -> tuple[str, ...]:
+    """Stems of the words that carry meaning; cached: relation names recur at every step."""
+    return tuple(stem(w) for w in words(text) if w not in STOP_WORDS)
 
 
 def _same(a: str, b: str) -> bool:

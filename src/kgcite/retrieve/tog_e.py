@@ -110,9 +110,7 @@ class ToGEResult:
 
     def entity_ids(self) -> set[str]:
         """Every entity the retrieved triples name, the topics excepted."""
-        topics = {t.id for t in self.topics}
-        ids = {i for t in self.graph for i in (t.subject_id, t.object_id) if i is not None}
-        return ids - topics
+        return reached_entities(self.graph, self.topics)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,6 +122,12 @@ class ToGEResult:
             "llm_calls": self.llm_calls,
             "ms": round(self.ms, 2),
         }
+
+
+def reached_entities(graph: Subgraph, topics: Sequence[Entity]) -> set[str]:
+    """Entities a retrieved subgraph names besides the topics: the candidate answers."""
+    ids = {i for t in graph for i in (t.subject_id, t.object_id) if i is not None}
+    return ids - {t.id for t in topics}
 
 
 def focus_stems(question: str) -> list[str]:
@@ -151,7 +155,7 @@ class ToGE:
         if found is None:
             by_label = self.store.entities_by_label(topic, limit=5)
             exact = [e for e in by_label if e.label == topic]
-            found = (exact or by_label or [None])[0]
+            found = (exact or by_label)[0] if by_label else None
         if found is None:
             raise ValueError(f"topic entity {topic!r} is not in the graph (looked up as id and as label)")
         return found
