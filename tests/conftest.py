@@ -97,3 +97,11 @@ def broken_server(request: pytest.FixtureRequest) -> Iterator[tuple[str, type[_S
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", handler
     httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def reranker() -> Any:
+    """kgcite's shipped re-ranker (int8 ONNX)."""
+    from kgcite.models.rerank import OnnxReranker
+
+    return OnnxReranker().load()

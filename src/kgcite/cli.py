@@ -178,6 +178,7 @@ def runtime_from_args(args: argparse.Namespace) -> Runtime:
         timeout=getattr(args, "timeout", 60.0),
         nli_model=getattr(args, "nli", None),
         verifier="lexical" if getattr(args, "no_nli", False) else "nli",
+        reranker_model=getattr(args, "reranker", None),
     )
 
 
@@ -201,6 +202,12 @@ def format_attributed(answer: AttributedAnswer) -> str:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     runtime = runtime_from_args(args)
+    if args.source != "kg" or args.docs or args.search_url:
+        from kgcite.cli_quotes import cmd_ask_quotes
+
+        if args.source == "kg":
+            raise InputError("--source", None, None, "--docs/--search-url need --source docs or both")
+        return cmd_ask_quotes(args, runtime)
     generator = runtime.generator(args.mode)
     result = generator.answer_many([args.question])[0]
     if isinstance(result, LLMError):
@@ -294,10 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
     _unit_option(demo)
     demo.set_defaults(func=cmd_demo)
 
-    ask = sub.add_parser("ask", help="answer a question with citations to knowledge-graph triples")
+    ask = sub.add_parser("ask", help="answer a question with citations to knowledge-graph triples and/or document quotes")
     ask.add_argument("question", metavar="QUESTION")
-    ask.add_argument("--json", action="store_true", help="print the AttributedAnswer as JSON")
+    ask.add_argument("--json", action="store_true", help="print the answer as JSON")
     _model_options(ask)
+    from kgcite.cli_quotes import add_quote_options, register_eval
+
+    add_quote_options(ask)
     ask.set_defaults(func=cmd_ask)
 
     rn = sub.add_parser("run", help="answer a dataset into a resumable JSONL file",
@@ -352,6 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)
+    register_eval(ev)
     from kgcite import cli_research
 
     cli_research.register(sub, ev, _unit_option, _model_options)

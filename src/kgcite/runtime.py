@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from kgcite.evaluate.quotes import NLIQuoteVerifier
 from kgcite.evaluate.support import NLIVerifier, SupportJudge
+from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
 from kgcite.generate.select import TripleSelector
 from kgcite.kg.embedded import biokalma_store
@@ -19,13 +22,18 @@ from kgcite.models.llm import LLM
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
+from kgcite.models.rerank import Reranker, load_reranker
+from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, LLMSpanExtractor, SearxngSearch, TwoStageRanker, WindowExtractor
+from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.retriever import KGRetriever
+from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
+from kgcite.retrieve.tog_e import ToGE
 
 
-def default_cache_path() -> Path:
+def default_cache_path(name: str = "responses.sqlite") -> Path:
     root = os.environ.get("KGCITE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "kgcite")
-    return Path(root) / "responses.sqlite"
+    return Path(root) / name
 
 
 @dataclass
@@ -43,6 +51,7 @@ class Runtime:
     timeout: float = 60.0
     nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
     verifier: str = "nli"  # "nli": value present or NLI-entailed; "lexical": value present only
+    reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
 
     @cached_property
     def kg(self) -> SparqlStore:
@@ -65,6 +74,37 @@ class Runtime:
     @cached_property
     def nli(self) -> CachedNLI:
         return load_nli(self.nli_model)
+
+    @cached_property
+    def reranker(self) -> Reranker | None:
+        return None if self.reranker_model == "none" else load_reranker(self.reranker_model)
+
+    @cached_property
+    def tog_e(self) -> ToGE:
+        return ToGE(self.kg, HybridScorer(EmbeddingScorer(self.embedder)), linker=self.retriever.linker)
+
+    def documents(
+        self, paths: Sequence[str | Path] = (), *, search_url: str | None = None, extractor: str = "window", top_k: int = 5
+    ) -> DocumentRetriever:
+        """Adaptive retrieval over local files/folders and/or a SearXNG instance; parsed pages cached
+        beside the response cache (in memory with ``cache=None``)."""
+        extractors: list[EvidenceExtractor] = []
+        if extractor in ("window", "both"):
+            extractors.append(WindowExtractor(self.embedder))
+        if extractor in ("llm", "both"):
+            extractors.append(LLMSpanExtractor(self.llm, self.embedder))
+        return DocumentRetriever(
+            ranker=TwoStageRanker(self.embedder, self.reranker, top_k=top_k),
+            extractors=extractors,
+            cache=DocumentCache(self.cache.with_name("documents.sqlite") if self.cache is not None else None),
+            paths=paths,
+            search=SearxngSearch(search_url) if search_url else None,
+        )
+
+    def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:
+        """EWEK-QA's composer over ``kg`` (ToG-E triples), ``docs`` or ``both``."""
+        composer = QuoteComposer(self.llm if self.rewrite else None, self.embedder, NLIQuoteVerifier(self.nli if self.verifier == "nli" else None))
+        return QuoteAnswerer(composer, self.tog_e if source in ("kg", "both") else None, documents if source in ("docs", "both") else None)
 
     @cached_property
     def judge(self) -> SupportJudge:

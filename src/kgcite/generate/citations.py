@@ -201,6 +201,27 @@ def _is_boundary(chunk: str, match: re.Match[str], following: str) -> bool:
     return not (nxt and nxt.islower())
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of plain text (no citation marks); a line break always ends one."""
+    spans: list[tuple[int, int]] = []
+    for line in re.finditer(r"[^\n]+", text):
+        chunk, base, start = line.group(), line.start(), 0
+        for m in _SENTENCE_END.finditer(chunk):
+            if _is_boundary(chunk, m, chunk[m.end() :]):
+                spans.append((base + start, base + m.end()))
+                start = m.end()
+        spans.append((base + start, base + len(chunk)))
+    out = []
+    for a, b in spans:  # trim the spaces between sentences; drop empty rests
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
 def _clean(text: str) -> str:
     text = " ".join(text.split())
     text = re.sub(r"\.\s+\.(?=\s|$)", ".", text)  # "D.C. [cite]." leaves "D.C. ."

@@ -58,3 +58,17 @@ def citation_grammar(graph: Subgraph, *, max_sentences: int = 4, max_chars: int 
         f"text ::= [^\\[\\]\\n.]{{5,{max_chars}}}\n"
         "cite ::= " + " | ".join(json.dumps(c, ensure_ascii=False) for c in cites) + "\n"
     )
+
+
+def quote_system(n: int) -> str:
+    """EWEK-QA §A.4's instruction, with the number of quotes actually given."""
+    return (
+        f"Given the following quotes answer the question. You are given {n} quotes with their numbers. "
+        "Each quote used in the answer should be cited with [ and ] symbols and the number of the quote in between."
+    )
+
+
+def quote_prompt(question: str, quotes: list[str]) -> str:
+    """EWEK-QA §A.4's user turn: the question, then ``n: quote`` lines (the KG triples come first)."""
+    listed = "\n".join(f"{i}: {q}" for i, q in enumerate(quotes, 1))
+    return f"Question: {question}\n\nQuotes:\n{listed}\n\nAnswer:"

@@ -37,3 +37,10 @@ class LexicalVerifier:
             value = normalize(triple.object_value)
             out.append(bool(value) and f" {value} " in f" {normalize(sentence)} ")
         return out
+
+
+@runtime_checkable
+class QuoteVerifier(Protocol):
+    def supported(self, pairs: Sequence[tuple[str, str]]) -> list[bool]:
+        """For each (sentence without citation marks, quote text it cites): does the quote support it?"""
+        ...

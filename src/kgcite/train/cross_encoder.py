@@ -135,7 +135,7 @@ def train_cross_encoder(
     return hf_dir
 
 
-def export_onnx(hf_dir: str | Path, out_dir: str | Path, *, quantize: bool = True) -> Path:
+def export_onnx(hf_dir: str | Path, out_dir: str | Path, *, quantize: bool = True, max_length: int = 128) -> Path:
     """``model.onnx`` (int8 dynamic quantisation unless told not to), ``tokenizer.json``, ``labels.json``."""
     torch, transformers = _imports()
     hf_dir, out = Path(hf_dir), Path(out_dir)
@@ -167,7 +167,7 @@ def export_onnx(hf_dir: str | Path, out_dir: str | Path, *, quantize: bool = Tru
         fp32.replace(target)
     shutil.copy(hf_dir / "tokenizer.json", out / "tokenizer.json")
     labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
-    (out / "labels.json").write_text(json.dumps({"labels": labels, "max_length": 128}, indent=1) + "\n")
+    (out / "labels.json").write_text(json.dumps({"labels": labels, "max_length": max_length}, indent=1) + "\n")
     return target
 
 

@@ -1,0 +1,237 @@
+"""EWEK-QA's answer composer (§3.2, §A.4): numbered quotes in, an answer citing ``[n]`` out.
+
+The KG triples (from ToG-E) are quote 1, document quotes follow. The LLM writes; then a
+citation of a number that was not given is dropped (validity), and a citation whose quote does
+not support its sentence is dropped, leaving an uncited sentence flagged ``[NA]`` (alignment).
+When nothing the model wrote keeps a citation — or there is no model — the answer is
+*extractive*: the evidence sentences closest to the question, verbatim, each citing its quote
+(DESIGN.md §8: the program guarantees, the model only phrases).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from kgcite.generate.citations import (
+    Citation,
+    NACitation,
+    QuoteCitation,
+    Sentence,
+    format_answer,
+    parse_answer,
+    sentence_spans,
+)
+from kgcite.generate.prompts import quote_prompt, quote_system
+from kgcite.generate.verbalize import verbalize
+from kgcite.generate.verify import QuoteVerifier
+from kgcite.kg.model import Triple, TripleKey
+from kgcite.models.embed import Embedder
+from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.retrieve.documents.model import Quote
+from kgcite.retrieve.documents.retriever import DocumentRetriever
+from kgcite.retrieve.tog_e import ToGE
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceQuote:
+    """One numbered quote as the composer shows it."""
+
+    index: int
+    kind: str  # "kg" or "document"
+    text: str
+    source: str
+    triples: tuple[TripleKey, ...] = ()
+
+    def sentences(self) -> list[str]:
+        """What a cited sentence is checked against, one by one (the NLI model reads short premises)."""
+        return [self.text[a:b] for a, b in sentence_spans(self.text)] or [self.text]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "kind": self.kind, "text": self.text, "source": self.source}
+        if self.triples:
+            out["triples"] = [list(k) for k in self.triples]
+        return out
+
+
+def evidence_quotes(triples: Sequence[Triple], documents: Sequence[Quote], *, max_triples: int = 10) -> list[EvidenceQuote]:
+    """KG triples (as template sentences) as quote 1 when there are any; document quotes after."""
+    out: list[EvidenceQuote] = []
+    kept = list(dict.fromkeys(triples))[:max_triples]
+    if kept:
+        out.append(EvidenceQuote(1, "kg", " ".join(verbalize(t) for t in kept), "knowledge graph", tuple(t.key for t in kept)))
+    for q in documents:
+        out.append(EvidenceQuote(len(out) + 1, "document", q.text, q.passage.source))
+    return out
+
+
+def cited_indices(sentence: Sentence) -> list[int]:
+    return [c.index for c in sentence.citations if isinstance(c, QuoteCitation)]
+
+
+@dataclass(frozen=True)
+class QuotedAnswer:
+    question: str
+    sentences: tuple[Sentence, ...]
+    quotes: tuple[EvidenceQuote, ...]
+    model: str
+    extractive: bool = False
+    raw_output: str = ""
+    written_citations: int = 0  # [n] marks the model wrote
+    invalid_citations: int = 0  # of those, numbers that name no quote
+    repairs: tuple[str, ...] = ()
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def answer(self) -> str:
+        return format_answer(self.sentences)
+
+    def cited_kinds(self) -> set[str]:
+        by_index = {q.index: q.kind for q in self.quotes}
+        return {by_index[i] for s in self.sentences for i in cited_indices(s) if i in by_index}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "sentences": [{"text": s.text, "na": s.na, "quotes": cited_indices(s)} for s in self.sentences],
+            "quotes": [q.to_dict() for q in self.quotes],
+            "model": self.model,
+            "extractive": self.extractive,
+            "written_citations": self.written_citations,
+            "invalid_citations": self.invalid_citations,
+            "repairs": list(self.repairs),
+            "raw_output": self.raw_output,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+class QuoteComposer:
+    def __init__(self, llm: LLM | None, embedder: Embedder, verifier: QuoteVerifier, *, max_tokens: int = 200) -> None:
+        self.llm, self.embedder, self.verifier, self.max_tokens = llm, embedder, verifier, max_tokens
+
+    def compose(self, question: str, quotes: Sequence[EvidenceQuote]) -> QuotedAnswer:
+        t0 = time.perf_counter()
+        reply: ChatResult | LLMError | None = None
+        if self.llm is not None and quotes:
+            request = ChatRequest.of(quote_prompt(question, [q.text for q in quotes]), system=quote_system(len(quotes)), max_tokens=self.max_tokens)
+            reply = self.llm.chat_many([request])[0]
+            if isinstance(reply, LLMError):
+                raise reply
+        t1 = time.perf_counter()
+        raw = reply.text.strip() if reply is not None else ""
+        sentences, written, invalid, notes = self.check(raw, quotes) if raw else ((), 0, 0, [])
+        extractive = not any(cited_indices(s) for s in sentences)
+        if extractive:
+            if raw:
+                notes.append("no sentence of the model's answer kept a supported citation: extractive answer")
+            sentences = self.extract(question, quotes)
+        return QuotedAnswer(
+            question=question,
+            sentences=tuple(sentences),
+            quotes=tuple(quotes),
+            model="extractive" if extractive else (self.llm.name if self.llm is not None else "extractive"),
+            extractive=extractive,
+            raw_output=raw,
+            written_citations=written,
+            invalid_citations=invalid,
+            repairs=tuple(notes),
+            timings={"generate": t1 - t0, "verify": time.perf_counter() - t1},
+        )
+
+    def check(self, raw: str, quotes: Sequence[EvidenceQuote]) -> tuple[tuple[Sentence, ...], int, int, list[str]]:
+        """Validity then alignment: keep the citations that name a quote that supports the sentence."""
+        by_index = {q.index: q for q in quotes}
+        parsed = parse_answer(raw)
+        written = sum(isinstance(c, QuoteCitation) for c in parsed.citations())
+        notes: list[str] = []
+        invalid = 0
+        pairs: list[tuple[str, str]] = []
+        for s in parsed.sentences:
+            for i in cited_indices(s):
+                if i in by_index:
+                    pairs.extend((s.text, part) for part in by_index[i].sentences())
+                else:
+                    invalid += 1
+                    notes.append(f"validity: [{i}] names no quote (there are {len(quotes)}); citation removed")
+        verdicts = dict(zip(pairs, self.verifier.supported(pairs), strict=True))
+        out = []
+        for s in parsed.sentences:
+            keep = [i for i in dict.fromkeys(cited_indices(s)) if i in by_index and any(verdicts[(s.text, p)] for p in by_index[i].sentences())]
+            for i in cited_indices(s):
+                if i in by_index and i not in keep:
+                    notes.append(f"alignment: quote [{i}] does not support '{s.text}'; citation removed")
+            marks: list[Citation] = [QuoteCitation(i) for i in keep]
+            if not keep:
+                marks.append(NACitation())
+            out.append(Sentence(s.text, tuple(marks)))
+        return tuple(out), written, invalid, notes
+
+    def extract(self, question: str, quotes: Sequence[EvidenceQuote], per_kind: int = 1) -> list[Sentence]:
+        """The evidence sentence closest to the question from the KG quote and from the best
+        document quote, verbatim, each citing its quote."""
+        picks: list[Sentence] = []
+        q = self.embedder.encode([question])[0]
+        for kind in ("kg", "document"):
+            quote = next((x for x in quotes if x.kind == kind), None)
+            if quote is None:
+                continue
+            parts = quote.sentences()
+            best = np.argsort(-(self.embedder.encode(parts) @ q))[:per_kind]
+            picks.extend(Sentence(parts[int(i)], (QuoteCitation(quote.index),)) for i in sorted(best))
+        if not picks:
+            return [Sentence("Neither the knowledge graph nor the documents hold anything on this question.", (NACitation(),))]
+        return picks
+
+
+def quoted_answer_from_dict(d: dict[str, Any]) -> QuotedAnswer:
+    """The inverse of :meth:`QuotedAnswer.to_dict` (KeyError/TypeError/ValueError on a bad record)."""
+    quotes = tuple(
+        EvidenceQuote(int(q["index"]), str(q["kind"]), str(q["text"]), str(q["source"]), tuple(tuple(k) for k in q.get("triples", ())))  # type: ignore[misc]
+        for q in d["quotes"]
+    )
+    sentences = tuple(
+        Sentence(str(s["text"]), tuple(QuoteCitation(int(i)) for i in s["quotes"]) + ((NACitation(),) if s.get("na") else ()))
+        for s in d["sentences"]
+    )
+    return QuotedAnswer(
+        question=str(d["question"]),
+        sentences=sentences,
+        quotes=quotes,
+        model=str(d.get("model", "")),
+        extractive=bool(d.get("extractive", False)),
+        raw_output=str(d.get("raw_output", "")),
+        written_citations=int(d.get("written_citations", 0)),
+        invalid_citations=int(d.get("invalid_citations", 0)),
+        repairs=tuple(d.get("repairs", ())),
+        timings=dict(d.get("timings", {})),
+    )
+
+
+class QuoteAnswerer:
+    """EWEK-QA end to end: ToG-E triples and/or document quotes → one composer."""
+
+    def __init__(self, composer: QuoteComposer, graph: ToGE | None, documents: DocumentRetriever | None, *, max_triples: int = 10) -> None:
+        if graph is None and documents is None:
+            raise ValueError("answering from quotes needs the knowledge graph, documents, or both")
+        self.composer, self.graph, self.documents, self.max_triples = composer, graph, documents, max_triples
+
+    def answer(self, question: str, topics: Sequence[str] | None = None) -> QuotedAnswer:
+        timings: dict[str, float] = {}
+        triples: list[Triple] = []
+        if self.graph is not None:
+            t0 = time.perf_counter()
+            found = self.graph.search(question, topics or None)
+            triples = [h.triple for p in found.paths for h in p.hops]
+            timings["tog_e"] = time.perf_counter() - t0
+        docs: tuple[Quote, ...] = ()
+        if self.documents is not None:
+            retrieval = self.documents.retrieve(question)
+            docs = retrieval.quotes
+            timings.update({f"docs_{k}": v for k, v in retrieval.timings.items()})
+        answer = self.composer.compose(question, evidence_quotes(triples, docs, max_triples=self.max_triples))
+        return replace(answer, timings={**timings, **answer.timings})

@@ -1,0 +1,200 @@
+"""Where documents come from: local files and folders, or a web search backend; fetched in
+parallel and parsed once, with the parsed text kept in a SQLite cache.
+
+A local file's cache key includes its size and modification time, so an edited file is read
+again; a URL is fetched once per cache. Network backends are optional: nothing here is needed
+to answer from local documents.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from kgcite.kg.loaders import InputError
+from kgcite.retrieve.documents.html import html_to_text, looks_like_html
+from kgcite.retrieve.documents.model import Document
+
+TEXT_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".txt", ".md", ".text"})
+MAX_BYTES = 5_000_000
+
+
+def parse(source: str, raw: str, *, as_html: bool | None = None) -> Document:
+    """A document from raw file or page content (HTML when told, or when it looks like it)."""
+    if as_html if as_html is not None else looks_like_html(raw):
+        title, text = html_to_text(raw)
+    else:
+        lines = [" ".join(ln.split()) for ln in raw.splitlines()]
+        text, title = "\n".join(ln for ln in lines if ln), ""
+    return Document(source, title or Path(urllib.parse.urlparse(source).path).name or source, text)
+
+
+def local_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The given files, and every HTML/text file under the given folders, in a stable order."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in TEXT_SUFFIXES))
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InputError(str(p), None, None, "no such document file or folder")
+    return out
+
+
+def read_local(path: Path) -> Document:
+    raw = path.read_bytes()[:MAX_BYTES].decode("utf-8", errors="replace")
+    return parse(str(path), raw, as_html=path.suffix.lower() in (".html", ".htm", ".xhtml") or None)
+
+
+def fetch_url(url: str, timeout: float = 10.0) -> Document:
+    req = urllib.request.Request(url, headers={"User-Agent": "kgcite/0.1 (+research; document retrieval)"})
+    with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - http(s) only, checked by the caller
+        kind = resp.headers.get_content_type()
+        if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
+            raise ValueError(f"{url}: content type {kind} is not a text page")
+        raw = resp.read(MAX_BYTES).decode(resp.headers.get_content_charset() or "utf-8", errors="replace")
+    return parse(url, raw, as_html=kind != "text/plain")
+
+
+class DocumentCache:
+    """SQLite: parsed documents by key, search results by query. Safe to share between threads."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = str(path) if path else ":memory:"
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        self._lock = threading.Lock()
+        with self._lock, self._db:
+            self._db.execute("CREATE TABLE IF NOT EXISTS documents (key TEXT PRIMARY KEY, source TEXT, title TEXT, text TEXT)")
+            self._db.execute("CREATE TABLE IF NOT EXISTS searches (key TEXT PRIMARY KEY, hits TEXT)")
+
+    def get(self, key: str) -> Document | None:
+        with self._lock:
+            row = self._db.execute("SELECT source, title, text FROM documents WHERE key = ?", (key,)).fetchone()
+        return Document(*row) if row else None
+
+    def put(self, key: str, doc: Document) -> None:
+        with self._lock, self._db:
+            self._db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?)", (key, doc.source, doc.title, doc.text))
+
+    def get_search(self, key: str) -> list[SearchHit] | None:
+        with self._lock:
+            row = self._db.execute("SELECT hits FROM searches WHERE key = ?", (key,)).fetchone()
+        return [SearchHit(**h) for h in json.loads(row[0])] if row else None
+
+    def put_search(self, key: str, hits: Sequence[SearchHit]) -> None:
+        payload = json.dumps([{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits])
+        with self._lock, self._db:
+            self._db.execute("INSERT OR REPLACE INTO searches VALUES (?, ?)", (key, payload))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _local_key(path: Path) -> str:
+    st = path.stat()
+    return f"file:{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+
+
+def fetch_documents(
+    locations: Sequence[Path | str],
+    cache: DocumentCache,
+    *,
+    workers: int = 8,
+    on_error: Callable[[str, Exception], None] | None = None,
+) -> tuple[list[Document], int]:
+    """Read (files) or download (``http(s)://`` URLs) and parse, in parallel; ``(documents, cache hits)``.
+
+    A source that fails is reported to ``on_error`` and left out; the others are still returned."""
+    keys: list[str] = []
+    kept: list[Path | str] = []
+    for loc in locations:
+        try:
+            keys.append(f"url:{loc}" if str(loc).startswith(("http://", "https://")) else _local_key(Path(loc)))
+            kept.append(loc)
+        except OSError as exc:
+            if on_error is None:
+                raise
+            on_error(str(loc), exc)
+    found = [cache.get(k) for k in keys]
+    todo = [(k, loc) for k, loc, d in zip(keys, kept, found, strict=True) if d is None]
+
+    def load(loc: Path | str) -> Document:
+        s = str(loc)
+        return fetch_url(s) if s.startswith(("http://", "https://")) else read_local(Path(loc))
+
+    fresh: dict[str, Document] = {}
+    if todo:
+        with ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo)))) as pool:
+            futures = [(k, loc, pool.submit(load, loc)) for k, loc in todo]
+            for k, loc, fut in futures:
+                try:
+                    fresh[k] = fut.result()
+                except (OSError, ValueError) as exc:
+                    if on_error is None:
+                        raise
+                    on_error(str(loc), exc)
+                    continue
+                cache.put(k, fresh[k])
+    docs = [d if d is not None else fresh[k] for k, d in zip(keys, found, strict=True) if d is not None or k in fresh]
+    return docs, sum(d is not None for d in found)
+
+
+# -- web search -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    url: str
+    title: str = ""
+    snippet: str = ""
+
+
+@runtime_checkable
+class SearchBackend(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        """The top ``k`` pages for a query."""
+        ...
+
+
+class SearxngSearch:
+    """A SearXNG instance's JSON API (``GET /search?q=…&format=json``; enable the json format
+    in its settings). Results are ``{"results": [{"url", "title", "content"}, ...]}``."""
+
+    def __init__(self, base_url: str, *, timeout: float = 10.0) -> None:
+        self.base_url, self.timeout = base_url.rstrip("/"), timeout
+
+    @property
+    def name(self) -> str:
+        return f"searxng:{self.base_url}"
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        url = f"{self.base_url}/search?" + urllib.parse.urlencode({"q": query, "format": "json"})
+        with urllib.request.urlopen(url, timeout=self.timeout) as resp:  # noqa: S310
+            data = json.loads(resp.read().decode("utf-8"))
+        hits = [SearchHit(r["url"], r.get("title", ""), r.get("content", "")) for r in data.get("results", []) if r.get("url")]
+        return [h for h in hits if h.url.startswith(("http://", "https://"))][:k]
+
+
+def cached_search(backend: SearchBackend, query: str, k: int, cache: DocumentCache) -> tuple[list[SearchHit], bool]:
+    """Search results, from the cache when this backend answered this query before."""
+    key = json.dumps([backend.name, query, k])
+    hits = cache.get_search(key)
+    if hits is not None:
+        return hits, True
+    hits = backend.search(query, k)
+    cache.put_search(key, hits)
+    return hits, False
