@@ -103,7 +103,12 @@ class Runtime:
 
     def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:
         """EWEK-QA's composer over ``kg`` (ToG-E triples), ``docs`` or ``both``."""
-        composer = QuoteComposer(self.llm if self.rewrite else None, self.embedder, NLIQuoteVerifier(self.nli if self.verifier == "nli" else None))
+        composer = QuoteComposer(
+            self.llm if self.rewrite else None,
+            self.embedder,
+            NLIQuoteVerifier(self.nli if self.verifier == "nli" else None),
+            constrained=self.constrained,
+        )
         return QuoteAnswerer(composer, self.tog_e if source in ("kg", "both") else None, documents if source in ("docs", "both") else None)
 
     @cached_property

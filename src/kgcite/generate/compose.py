@@ -10,6 +10,7 @@ When nothing the model wrote keeps a citation — or there is no model — the a
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -26,15 +27,19 @@ from kgcite.generate.citations import (
     parse_answer,
     sentence_spans,
 )
-from kgcite.generate.prompts import quote_prompt, quote_system
+from kgcite.generate.prompts import quote_grammar, quote_prompt, quote_system
 from kgcite.generate.verbalize import verbalize
-from kgcite.generate.verify import QuoteVerifier
+from kgcite.evaluate.support import value_forms
+from kgcite.generate.verify import QuoteVerifier, invents, normalize
 from kgcite.kg.model import Triple, TripleKey
 from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
 from kgcite.retrieve.tog_e import ToGE
+
+
+_PRONOUN = re.compile(r"(he|she|it|they|his|her|its|their|this|these)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,10 @@ class EvidenceQuote:
     def sentences(self) -> list[str]:
         """What a cited sentence is checked against, one by one (the NLI model reads short premises)."""
         return [self.text[a:b] for a, b in sentence_spans(self.text)] or [self.text]
+
+    def known(self) -> str:
+        """Normalised text a citing sentence may take names and numbers from (KG dates also spoken)."""
+        return " ".join([normalize(self.text), *(form for k in self.triples for form in value_forms(k[2]))])
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"index": self.index, "kind": self.kind, "text": self.text, "source": self.source}
@@ -111,20 +120,28 @@ class QuotedAnswer:
 
 
 class QuoteComposer:
-    def __init__(self, llm: LLM | None, embedder: Embedder, verifier: QuoteVerifier, *, max_tokens: int = 200) -> None:
+    def __init__(
+        self, llm: LLM | None, embedder: Embedder, verifier: QuoteVerifier, *, max_tokens: int = 200, constrained: bool = False
+    ) -> None:
         self.llm, self.embedder, self.verifier, self.max_tokens = llm, embedder, verifier, max_tokens
+        self.constrained = constrained  # a GBNF grammar makes every sentence end with [n] citations
 
     def compose(self, question: str, quotes: Sequence[EvidenceQuote]) -> QuotedAnswer:
         t0 = time.perf_counter()
         reply: ChatResult | LLMError | None = None
         if self.llm is not None and quotes:
-            request = ChatRequest.of(quote_prompt(question, [q.text for q in quotes]), system=quote_system(len(quotes)), max_tokens=self.max_tokens)
+            request = ChatRequest.of(
+                quote_prompt(question, [q.text for q in quotes]),
+                system=quote_system(len(quotes)),
+                max_tokens=self.max_tokens,
+                grammar=quote_grammar(len(quotes)) if self.constrained else None,
+            )
             reply = self.llm.chat_many([request])[0]
             if isinstance(reply, LLMError):
                 raise reply
         t1 = time.perf_counter()
         raw = reply.text.strip() if reply is not None else ""
-        sentences, written, invalid, notes = self.check(raw, quotes) if raw else ((), 0, 0, [])
+        sentences, written, invalid, notes = self.check(raw, quotes, question) if raw else ((), 0, 0, [])
         extractive = not any(cited_indices(s) for s in sentences)
         if extractive:
             if raw:
@@ -143,8 +160,9 @@ class QuoteComposer:
             timings={"generate": t1 - t0, "verify": time.perf_counter() - t1},
         )
 
-    def check(self, raw: str, quotes: Sequence[EvidenceQuote]) -> tuple[tuple[Sentence, ...], int, int, list[str]]:
-        """Validity then alignment: keep the citations that name a quote that supports the sentence."""
+    def check(self, raw: str, quotes: Sequence[EvidenceQuote], question: str) -> tuple[tuple[Sentence, ...], int, int, list[str]]:
+        """Validity then alignment: keep the citations that name a quote that supports the sentence
+        (NLI or verbatim), and none of a sentence that names a name or number its quotes lack."""
         by_index = {q.index: q for q in quotes}
         parsed = parse_answer(raw)
         written = sum(isinstance(c, QuoteCitation) for c in parsed.citations())
@@ -161,28 +179,37 @@ class QuoteComposer:
         verdicts = dict(zip(pairs, self.verifier.supported(pairs), strict=True))
         out = []
         for s in parsed.sentences:
-            keep = [i for i in dict.fromkeys(cited_indices(s)) if i in by_index and any(verdicts[(s.text, p)] for p in by_index[i].sentences())]
-            for i in cited_indices(s):
-                if i in by_index and i not in keep:
+            valid = [i for i in dict.fromkeys(cited_indices(s)) if i in by_index]
+            keep = [i for i in valid if any(verdicts[(s.text, p)] for p in by_index[i].sentences())]
+            for i in valid:
+                if i not in keep:
                     notes.append(f"alignment: quote [{i}] does not support '{s.text}'; citation removed")
+            if keep and invents(s.text, " ".join([normalize(question), *(by_index[i].known() for i in keep)])):
+                notes.append(f"alignment: '{s.text}' names something its quotes {keep} do not; citations removed")
+                keep = []
             marks: list[Citation] = [QuoteCitation(i) for i in keep]
             if not keep:
                 marks.append(NACitation())
             out.append(Sentence(s.text, tuple(marks)))
         return tuple(out), written, invalid, notes
 
-    def extract(self, question: str, quotes: Sequence[EvidenceQuote], per_kind: int = 1) -> list[Sentence]:
-        """The evidence sentence closest to the question from the KG quote and from the best
-        document quote, verbatim, each citing its quote."""
+    def extract(self, question: str, quotes: Sequence[EvidenceQuote]) -> list[Sentence]:
+        """From the KG quote and from the best-ranked document quote (the re-ranker read the whole
+        passage; a lone sentence says "He" where the passage said "Crane"): the sentence closest
+        to the question, verbatim, citing its quote."""
         picks: list[Sentence] = []
         q = self.embedder.encode([question])[0]
         for kind in ("kg", "document"):
             quote = next((x for x in quotes if x.kind == kind), None)
-            if quote is None:
-                continue
-            parts = quote.sentences()
-            best = np.argsort(-(self.embedder.encode(parts) @ q))[:per_kind]
-            picks.extend(Sentence(parts[int(i)], (QuoteCitation(quote.index),)) for i in sorted(best))
+            if quote is not None:
+                parts = quote.sentences()
+                best = int(np.argmax(self.embedder.encode(parts) @ q))
+                lo, hi = best, best + 1
+                if lo > 0 and _PRONOUN.match(parts[lo]):  # "He was buried…" needs who "he" is
+                    lo -= 1
+                if hi < len(parts) and _PRONOUN.match(parts[hi]):  # …and may go on about the same one
+                    hi += 1
+                picks.extend(Sentence(part, (QuoteCitation(quote.index),)) for part in parts[lo:hi])
         if not picks:
             return [Sentence("Neither the knowledge graph nor the documents hold anything on this question.", (NACitation(),))]
         return picks

@@ -9,7 +9,6 @@ construction, and a verify step flags unsupported sentences ``[NA]``.
 
 from __future__ import annotations
 
-import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -29,7 +28,7 @@ from kgcite.generate.citations import (
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.select import TripleSelector
 from kgcite.generate.verbalize import verbalize
-from kgcite.generate.verify import LexicalVerifier, Verifier, normalize
+from kgcite.generate.verify import LexicalVerifier, Verifier, invents, normalize
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
@@ -155,22 +154,6 @@ class Generator(ABC):
 
 # -- grounded ---------------------------------------------------------------------------------
 
-#: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
-_NEW_FACT = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*|\b\d[\d\-/.,]*\d\b|\b\d\b")
-_FUNCTION_WORDS = frozenset(["he", "she", "they", "his", "her", "their", "it", "its", "the", "a", "an", "this", "these", "in", "on", "at", "by", "as", "and", "but"])
-
-
-def _invented(text: str, known: str) -> bool:
-    """Whether ``text`` names something (a name or a number) absent from ``known`` (normalised)."""
-    for match in _NEW_FACT.findall(text):
-        words = normalize(match).split()
-        while words and words[0] in _FUNCTION_WORDS:
-            words = words[1:]
-        if words and f" {' '.join(words)} " not in f" {known} ":
-            return True
-    return False
-
-
 class GroundedGenerator(Generator):
     mode = "grounded"
 
@@ -243,7 +226,7 @@ class GroundedGenerator(Generator):
         known = normalize(" ".join([question, *(verbalize(t) for t in triples)]))
         sentences, stated = [], set()
         for s in parsed.sentences:
-            if _invented(s.text, known):
+            if invents(s.text, known):
                 return None
             verdicts = self.verifier.supported([(s.text, t) for t in triples])
             cited = [t.key for t, ok in zip(triples, verdicts, strict=True) if ok]

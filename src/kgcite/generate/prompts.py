@@ -72,3 +72,14 @@ def quote_prompt(question: str, quotes: list[str]) -> str:
     """EWEK-QA §A.4's user turn: the question, then ``n: quote`` lines (the KG triples come first)."""
     listed = "\n".join(f"{i}: {q}" for i, q in enumerate(quotes, 1))
     return f"Question: {question}\n\nQuotes:\n{listed}\n\nAnswer:"
+
+
+def quote_grammar(n_quotes: int, *, max_sentences: int = 3, max_chars: int = 200) -> str:
+    """GBNF for answers whose every sentence ends with quote citations ``[1]``…``[n]``."""
+    numbers = " | ".join(f'"{i}"' for i in range(1, n_quotes + 1))
+    return (
+        f'root ::= sentence (" " sentence){{0,{max_sentences - 1}}}\n'
+        'sentence ::= text " " cite cite? "."\n'
+        f"text ::= [^\\[\\]\\n.]{{5,{max_chars}}}\n"
+        f'cite ::= "[" ({numbers}) "]"\n'
+    )

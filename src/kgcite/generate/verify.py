@@ -28,6 +28,22 @@ def normalize(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
+#: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
+_NEW_FACT = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*|\b\d[\d\-/.,]*\d\b|\b\d\b")
+_FUNCTION_WORDS = frozenset(["he", "she", "they", "his", "her", "their", "it", "its", "the", "a", "an", "this", "these", "in", "on", "at", "by", "as", "and", "but"])
+
+
+def invents(text: str, known: str) -> bool:
+    """Whether ``text`` names something (a name or a number) absent from ``known`` (normalised)."""
+    for match in _NEW_FACT.findall(text):
+        words = normalize(match).split()
+        while words and words[0] in _FUNCTION_WORDS:
+            words = words[1:]
+        if words and f" {' '.join(words)} " not in f" {known} ":
+            return True
+    return False
+
+
 class LexicalVerifier:
     """Supported iff the cited value appears in the sentence as whole words (normalised)."""
 

@@ -58,10 +58,16 @@ class WindowExtractor:
             out.extend(self._best(doc, ss, v, q))
         return out
 
+    @staticmethod
+    def _prose(text: str, a: int, b: int) -> bool:
+        """Not a heading, a menu line or a one-line "Share this page." (what a window must not hold)."""
+        whole_line = (a == 0 or text[a - 1] == "\n") and (b == len(text) or text[b] == "\n")
+        return text[b - 1 : b] in _ENDS and not (whole_line and len(text[a:b].split()) < 5)
+
     def _best(self, doc: Document, spans: list[tuple[int, int]], vecs: np.ndarray, q: np.ndarray) -> list[Passage]:
         windows: list[tuple[float, int, int]] = []
         cum = np.vstack([np.zeros((1, vecs.shape[1]), dtype=vecs.dtype), np.cumsum(vecs, axis=0)]) if len(vecs) else vecs
-        prose = [doc.text[b - 1 : b] in _ENDS for _, b in spans]  # headings and menu lines end without punctuation
+        prose = [self._prose(doc.text, a, b) for a, b in spans]
         for i in range(len(spans)):
             for n in range(1, self.max_sentences + 1):
                 j = i + n

@@ -1,7 +1,11 @@
 """Retrieve & Rerank, then the Deduplicator (EWEK-QA §3.1.1, Table 5).
 
-A fast bi-encoder filter keeps the ``keep`` (paper: 70) candidates closest to the question;
-a cross-encoder re-scores only those. Then, in rank order, a quote whose cosine similarity to
+A fast bi-encoder filter keeps the ``keep`` (paper: 70) candidates closest to the question
+(and none below ``min_similarity``, our addition: a small composer is easily misled);
+a cross-encoder re-scores only those. The final score is the cross-encoder's logit plus
+``fusion_weight`` × the cosine (our addition: on MetaQA first-hop questions held out from both
+training and test, weight 4 put the relevant paragraph first for 0.940 of questions against
+0.908 for the cross-encoder alone; see ``kgcite.train.rerank``). Then, in rank order, a quote whose cosine similarity to
 an already kept quote exceeds the threshold (paper: 0.9) is dropped.
 """
 
@@ -17,6 +21,15 @@ from kgcite.models.rerank import Reranker
 from kgcite.retrieve.documents.model import Passage, Quote
 
 
+FUSION_WEIGHT = 4.0
+
+
+def fuse(probabilities: Sequence[float], cosines: Sequence[float], weight: float) -> list[float]:
+    """logit(P(relevant)) + weight × cosine: the cross-encoder's judgement, steadied by the bi-encoder's."""
+    p = np.clip(np.asarray(probabilities, dtype=np.float64), 1e-9, 1 - 1e-9)
+    return (np.log(p / (1 - p)) + weight * np.asarray(cosines, dtype=np.float64)).tolist()
+
+
 def deduplicate(vectors: np.ndarray, threshold: float = 0.9) -> list[int]:
     """Indices to keep, in order: each kept row's cosine to every earlier kept row is ≤ threshold.
 
@@ -28,6 +41,13 @@ def deduplicate(vectors: np.ndarray, threshold: float = 0.9) -> list[int]:
     return kept
 
 
+def overlaps(a: Passage, b: Passage, share: float = 0.8) -> bool:
+    """Cut from the same place: the splitter's block and an extractor window inside it (our
+    addition to the cosine test, which a short window and its long block can pass)."""
+    common = min(a.end, b.end) - max(a.start, b.start)
+    return a.source == b.source and common >= share * min(a.end - a.start, b.end - b.start)
+
+
 @dataclass
 class TwoStageRanker:
     embedder: Embedder
@@ -35,6 +55,8 @@ class TwoStageRanker:
     keep: int = 70
     top_k: int = 5
     dedup_threshold: float = 0.9
+    min_similarity: float = 0.2  # the filter also drops what is plainly off-topic (MiniLM cosine)
+    fusion_weight: float = FUSION_WEIGHT  # 0: the cross-encoder alone orders the filtered quotes
 
     def rank(self, question: str, passages: Sequence[Passage]) -> tuple[list[Quote], dict[str, int]]:
         """The ``top_k`` quotes, best first, and counts per stage (candidates, filtered, deduplicated)."""
@@ -44,14 +66,19 @@ class TwoStageRanker:
         vecs = self.embedder.encode([p.text for p in unique])
         q = self.embedder.encode([question])[0]
         cos = vecs @ q
-        order = np.argsort(-cos, kind="stable")[: self.keep]
+        order = [i for i in np.argsort(-cos, kind="stable")[: self.keep] if cos[i] >= self.min_similarity]
+        if not order:
+            return [], {"candidates": len(passages), "filtered": 0, "duplicates": 0}
         if self.reranker is not None:
-            scores = self.reranker.score(question, [unique[i].text for i in order])
+            scores = fuse(self.reranker.score(question, [unique[i].text for i in order]), cos[order], self.fusion_weight)
             ranked = [int(order[j]) for j in np.argsort(-np.asarray(scores), kind="stable")]
             final = dict(zip((int(i) for i in order), scores, strict=True))
         else:
             ranked = [int(i) for i in order]
             final = {i: float(cos[i]) for i in ranked}
-        kept = [ranked[j] for j in deduplicate(vecs[ranked], self.dedup_threshold)]
+        kept: list[int] = []
+        for i in (ranked[j] for j in deduplicate(vecs[ranked], self.dedup_threshold)):
+            if not any(overlaps(unique[i], unique[k]) for k in kept):
+                kept.append(i)
         quotes = [Quote(unique[i], float(final[i]), float(cos[i])) for i in kept[: self.top_k]]
         return quotes, {"candidates": len(passages), "filtered": len(order), "duplicates": len(ranked) - len(kept)}
