@@ -23,7 +23,14 @@ from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
 from kgcite.models.rerank import Reranker, load_reranker
-from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, LLMSpanExtractor, SearxngSearch, TwoStageRanker, WindowExtractor
+from kgcite.retrieve.documents import (
+    DocumentCache,
+    DocumentRetriever,
+    LLMSpanExtractor,
+    SearxngSearch,
+    TwoStageRanker,
+    WindowExtractor,
+)
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.retriever import KGRetriever

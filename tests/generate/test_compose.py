@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from kgcite.evaluate.quotes import NLIQuoteVerifier
-from kgcite.generate.compose import EvidenceQuote, QuoteComposer, cited_indices, evidence_quotes, quoted_answer_from_dict
+from kgcite.generate.compose import (
+    EvidenceQuote,
+    QuoteComposer,
+    cited_indices,
+    evidence_quotes,
+    quoted_answer_from_dict,
+)
 from kgcite.kg.model import Triple
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM

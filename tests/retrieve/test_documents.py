@@ -147,7 +147,7 @@ def test_llm_span_extractor_keeps_only_aligned_copies(embedder: OnnxMiniLM) -> N
 
 def test_deduplicate_threshold_is_strict() -> None:
     a = np.array([1.0, 0.0])
-    at = lambda c: np.array([c, np.sqrt(1 - c * c)])  # noqa: E731 - unit vector at cosine c to a
+    at = lambda c: np.array([c, np.sqrt(1 - c * c)])
     vecs = np.vstack([a, at(0.95), at(0.9), at(0.5)])
     assert deduplicate(vecs, 0.9) == [0, 2, 3]  # 0.95 > 0.9 dropped; exactly 0.9 kept
     assert deduplicate(vecs, 0.995) == [0, 1, 2, 3]  # rows 1 and 2 are at cosine 0.991

@@ -100,7 +100,7 @@ def count_aligned(grouped: Sequence[tuple[str, list[str]]], verifier: NLIQuoteVe
     """How many (sentence, quote) pairs are supported by some sentence of the quote; one NLI batch."""
     flat = [(s, part) for s, parts in grouped for part in parts]
     verdicts = iter(verifier.supported(flat))
-    return sum(any([next(verdicts) for _ in parts]) for _, parts in grouped)
+    return sum(any([next(verdicts) for _ in parts]) for _, parts in grouped)  # noqa: C419 - the list consumes every verdict
 
 
 def quote_report(answers: Iterable[QuotedAnswer], verifier: NLIQuoteVerifier) -> QuoteReport:

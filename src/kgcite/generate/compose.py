@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from kgcite.evaluate.support import value_forms
 from kgcite.generate.citations import (
     Citation,
     NACitation,
@@ -29,15 +30,13 @@ from kgcite.generate.citations import (
 )
 from kgcite.generate.prompts import quote_grammar, quote_prompt, quote_system
 from kgcite.generate.verbalize import verbalize
-from kgcite.evaluate.support import value_forms
 from kgcite.generate.verify import QuoteVerifier, invents, normalize
 from kgcite.kg.model import Triple, TripleKey
 from kgcite.models.embed import Embedder
-from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.models.llm import LLM, ChatRequest, LLMError
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
 from kgcite.retrieve.tog_e import ToGE
-
 
 _PRONOUN = re.compile(r"(he|she|it|they|his|her|its|their|this|these)\b", re.IGNORECASE)
 
@@ -128,7 +127,7 @@ class QuoteComposer:
 
     def compose(self, question: str, quotes: Sequence[EvidenceQuote]) -> QuotedAnswer:
         t0 = time.perf_counter()
-        reply: ChatResult | LLMError | None = None
+        raw = ""
         if self.llm is not None and quotes:
             request = ChatRequest.of(
                 quote_prompt(question, [q.text for q in quotes]),
@@ -139,14 +138,15 @@ class QuoteComposer:
             reply = self.llm.chat_many([request])[0]
             if isinstance(reply, LLMError):
                 raise reply
+            raw = reply.text.strip()
         t1 = time.perf_counter()
-        raw = reply.text.strip() if reply is not None else ""
+        sentences: tuple[Sentence, ...]
         sentences, written, invalid, notes = self.check(raw, quotes, question) if raw else ((), 0, 0, [])
         extractive = not any(cited_indices(s) for s in sentences)
         if extractive:
             if raw:
                 notes.append("no sentence of the model's answer kept a supported citation: extractive answer")
-            sentences = self.extract(question, quotes)
+            sentences = tuple(self.extract(question, quotes))
         return QuotedAnswer(
             question=question,
             sentences=tuple(sentences),

@@ -53,7 +53,7 @@ def training_pairs(n_biokalma: int = 2000, n_metaqa: int = 1500, seed: int = 0) 
     return pairs + _metaqa(2, n_metaqa, seed, "metaqa-2hop")
 
 
-def test_pairs(n: int = 1000, seed: int = 7) -> list[LabelledPair]:
+def heldout_pairs(n: int = 1000, seed: int = 7) -> list[LabelledPair]:
     return _metaqa(1, n, seed, "metaqa-1hop")
 
 
@@ -61,7 +61,7 @@ def ranking_scores(scores: Sequence[float], group: int = GROUP) -> dict[str, flo
     """P@1 and MRR when each run of ``group`` scores has the relevant item first."""
     s = np.asarray(scores, dtype=np.float64).reshape(-1, group)
     rank = 1 + (s[:, 1:] >= s[:, :1]).sum(axis=1)  # ties count against the model
-    return {"n": int(len(s)), "p_at_1": float((rank == 1).mean()), "mrr": float((1.0 / rank).mean())}
+    return {"n": len(s), "p_at_1": float((rank == 1).mean()), "mrr": float((1.0 / rank).mean())}
 
 
 def evaluate(reranker: Reranker, embedder: Embedder, pairs: Sequence[LabelledPair]) -> dict[str, Any]:
@@ -97,7 +97,7 @@ def train_rerank(out_dir: str | Path, config: TrainConfig, embedder: Embedder, *
     onnx_dir = out / "onnx"
     export_onnx(hf_dir, onnx_dir, max_length=config.max_length)
     model = OnnxReranker(onnx_dir).load()
-    scores = evaluate(model, embedder, test_pairs())
+    scores = evaluate(model, embedder, heldout_pairs())
     dev = evaluate(model, embedder, dev_pairs())
     sources: dict[str, int] = {}
     for p in pairs:

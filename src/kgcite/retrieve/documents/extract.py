@@ -23,7 +23,6 @@ from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.documents.model import Document, Passage
 
-
 _ENDS = frozenset('.!?"\'”’)')
 
 
@@ -141,7 +140,8 @@ class LLMSpanExtractor:
         if not blocks:
             return ""
         sims = self.embedder.encode(blocks) @ self.embedder.encode([question])[0]
-        chosen, words = [], 0
+        chosen: list[int] = []
+        words = 0
         for i in np.argsort(-sims):
             n = len(blocks[i].split())
             if chosen and words + n > self.max_words:

@@ -20,7 +20,6 @@ from kgcite.models.embed import Embedder
 from kgcite.models.rerank import Reranker
 from kgcite.retrieve.documents.model import Passage, Quote
 
-
 FUSION_WEIGHT = 4.0
 
 

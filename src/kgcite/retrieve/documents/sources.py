@@ -57,7 +57,7 @@ def read_local(path: Path) -> Document:
 
 def fetch_url(url: str, timeout: float = 10.0) -> Document:
     req = urllib.request.Request(url, headers={"User-Agent": "kgcite/0.1 (+research; document retrieval)"})
-    with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - http(s) only, checked by the caller
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
         kind = resp.headers.get_content_type()
         if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
             raise ValueError(f"{url}: content type {kind} is not a text page")
@@ -183,7 +183,7 @@ class SearxngSearch:
 
     def search(self, query: str, k: int) -> list[SearchHit]:
         url = f"{self.base_url}/search?" + urllib.parse.urlencode({"q": query, "format": "json"})
-        with urllib.request.urlopen(url, timeout=self.timeout) as resp:  # noqa: S310
+        with urllib.request.urlopen(url, timeout=self.timeout) as resp:
             data = json.loads(resp.read().decode("utf-8"))
         hits = [SearchHit(r["url"], r.get("title", ""), r.get("content", "")) for r in data.get("results", []) if r.get("url")]
         return [h for h in hits if h.url.startswith(("http://", "https://"))][:k]
