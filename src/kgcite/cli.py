@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kgcite.evaluate.citation import CitationReport
 from kgcite.evaluate.records import AnswerRecord, read_records
-from kgcite.evaluate.report import citation_report, format_citation_report, format_table
+from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
@@ -216,8 +216,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
         print(format_attributed(result))
-        t = result.timings
-        print(f"\n{result.mode} · {result.model} · " + " · ".join(f"{k} {v * 1000:.0f} ms" for k, v in t.items()), file=sys.stderr)
+        print(f"\n{result.mode} · {result.model} · {format_timings(result.timings)}", file=sys.stderr)
     return 0
 
 

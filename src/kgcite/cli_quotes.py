@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.report import format_table, format_timings
 from kgcite.generate.citations import attach_marks, format_citation
 from kgcite.generate.compose import QuotedAnswer, quoted_answer_from_dict
 from kgcite.kg import InputError
@@ -45,8 +45,7 @@ def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=None if args.jsonl else 2))
     else:
         print(format_quoted(answer))
-        t = answer.timings
-        print(f"\n{args.source} · {answer.model} · " + " · ".join(f"{k} {v * 1000:.0f} ms" for k, v in t.items()), file=sys.stderr)
+        print(f"\n{args.source} · {answer.model} · {format_timings(answer.timings)}", file=sys.stderr)
     return 0
 
 

@@ -163,6 +163,15 @@ def _nli_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-nli", action="store_true", help="judge support by the value's presence only (no NLI model)")
 
 
+def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> None:
+    p.add_argument("--out", required=True, metavar="DIR", help="run folder: checkpoints per epoch, then onnx/ with the model card")
+    p.add_argument("--epochs", type=int, default=epochs, help=f"default {epochs}")
+    p.add_argument("--lr", type=float, default=lr, help=f"default {lr:g}")
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
+
+
 def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser], None], model_options: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add this module's commands to the main parser (``sub``) and to ``kgcite eval`` (``ev``)."""
     nli = sub.add_parser("nli", help="does a premise entail a hypothesis? (kgcite's NLI model)")
@@ -178,14 +187,9 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
         help="train the NLI cross-encoder (SICK + KG attribution pairs) and export int8 ONNX",
         description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out.',
     )
-    tn.add_argument("--out", required=True, metavar="DIR")
-    tn.add_argument("--epochs", type=int, default=3)
-    tn.add_argument("--lr", type=float, default=6e-5)
-    tn.add_argument("--batch-size", type=int, default=32)
-    tn.add_argument("--seed", type=int, default=0)
+    _train_options(tn, epochs=3, lr=6e-5)
     tn.add_argument("--kg-premises", type=int, default=3000, help="template premises from the BioKaLMA graphs (default 3000)")
     tn.add_argument("--llm-premises", type=int, default=0, help="premises rewritten by the LLM (default 0; the shipped model used 400)")
-    tn.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
     _llm_options(tn)
     tn.set_defaults(func=cmd_train_nli)
 
@@ -195,15 +199,10 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
         description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out. '
         "Scores it on MetaQA 1-hop test questions against the bi-encoder.",
     )
-    tr.add_argument("--out", required=True, metavar="DIR")
-    tr.add_argument("--epochs", type=int, default=1)
-    tr.add_argument("--lr", type=float, default=5e-5)
-    tr.add_argument("--batch-size", type=int, default=32)
+    _train_options(tr, epochs=1, lr=5e-5)
     tr.add_argument("--max-length", type=int, default=192, help="tokens of question + passage (default 192)")
-    tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--biokalma-queries", type=int, default=2000, help="template questions over BioKaLMA entities (4 pairs each)")
     tr.add_argument("--metaqa-queries", type=int, default=1500, help="MetaQA 2-hop questions' first hop (4 pairs each)")
-    tr.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
     tr.set_defaults(func=cmd_train_rerank)
 
     al = ev.add_parser(

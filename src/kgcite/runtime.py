@@ -16,7 +16,7 @@ from kgcite.generate.select import TripleSelector
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore
 from kgcite.models.cache import CachedLLM
-from kgcite.models.embed import OnnxMiniLM
+from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.llm import LLM
 from kgcite.models.ner import SpacyNER
@@ -75,6 +75,11 @@ class Runtime:
         return OnnxMiniLM().load()
 
     @cached_property
+    def vectors(self) -> CachedEmbedder:
+        """The embedder with vectors kept by text, for stages that see the same texts again."""
+        return CachedEmbedder(self.embedder)
+
+    @cached_property
     def retriever(self) -> KGRetriever:
         return KGRetriever(self.kg, EntityLinker(self.kg, self.ner))
 
@@ -88,7 +93,7 @@ class Runtime:
 
     @cached_property
     def tog_e(self) -> ToGE:
-        return ToGE(self.kg, HybridScorer(EmbeddingScorer(self.embedder)), linker=self.retriever.linker)
+        return ToGE(self.kg, HybridScorer(EmbeddingScorer(self.vectors)), linker=self.retriever.linker)
 
     def documents(
         self, paths: Sequence[str | Path] = (), *, search_url: str | None = None, extractor: str = "window", top_k: int = 5
@@ -97,11 +102,11 @@ class Runtime:
         beside the response cache (in memory with ``cache=None``)."""
         extractors: list[EvidenceExtractor] = []
         if extractor in ("window", "both"):
-            extractors.append(WindowExtractor(self.embedder))
+            extractors.append(WindowExtractor(self.vectors))
         if extractor in ("llm", "both"):
-            extractors.append(LLMSpanExtractor(self.llm, self.embedder))
+            extractors.append(LLMSpanExtractor(self.llm, self.vectors))
         return DocumentRetriever(
-            ranker=TwoStageRanker(self.embedder, self.reranker, top_k=top_k),
+            ranker=TwoStageRanker(self.vectors, self.reranker, top_k=top_k),
             extractors=extractors,
             cache=DocumentCache(self.cache.with_name("documents.sqlite") if self.cache is not None else None),
             paths=paths,
@@ -112,7 +117,7 @@ class Runtime:
         """EWEK-QA's composer over ``kg`` (ToG-E triples), ``docs`` or ``both``."""
         composer = QuoteComposer(
             self.llm if self.rewrite else None,
-            self.embedder,
+            self.vectors,
             NLIQuoteVerifier(self.nli if self.verifier == "nli" else None),
             constrained=self.constrained,
         )

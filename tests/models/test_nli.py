@@ -83,3 +83,4 @@ def test_trained_model_hf_and_onnx_agree(tmp_path: Path) -> None:
     for a, b in zip(hf.predict(premises, hyps), onnx.predict(premises, hyps), strict=True):
         for label in LABELS:
             assert a.probs[label] == pytest.approx(b.probs[label], abs=0.05)  # int8 quantisation error
+

@@ -152,3 +152,8 @@ def experiment_markdown(title: str, rows: Sequence[dict[str, object]], condition
     n = rows[0].get("n_answers") if rows else 0
     parts.append(f"{n} items per condition; scores in %.")
     return "\n\n".join(parts) + "\n"
+
+
+def format_timings(timings: dict[str, float]) -> str:
+    """``retrieve 12 ms · generate 840 ms``: a stage-by-stage line for the terminal."""
+    return " · ".join(f"{k} {v * 1000:.0f} ms" for k, v in timings.items())

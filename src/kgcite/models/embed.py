@@ -7,6 +7,7 @@ sentence-transformers, so cosine similarity is a dot product.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -70,3 +71,31 @@ class OnnxMiniLM:
             vecs = summed / np.clip(mask.sum(axis=1, keepdims=True), 1, None)
             out.append(vecs / np.clip(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12, None))
         return np.vstack(out).astype(np.float32)
+
+
+class CachedEmbedder:
+    """Any :class:`Embedder` with its vectors kept (LRU) by text: relation names, entity labels and
+    document passages come back question after question and are encoded once."""
+
+    def __init__(self, embedder: Embedder, *, cache_size: int = 200_000) -> None:
+        self.embedder, self.cache_size = embedder, cache_size
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.encoded = 0  # texts actually sent to the model, for benchmarks
+
+    @property
+    def name(self) -> str:
+        return self.embedder.name
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        fresh = dict(zip(missing, self.embedder.encode(missing), strict=True)) if missing else {}
+        self.encoded += len(missing)
+        out = []
+        for t in texts:
+            vec = fresh[t] if t in fresh else self._cache[t]
+            self._cache[t] = vec
+            self._cache.move_to_end(t)
+            out.append(vec)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return np.vstack(out) if out else np.zeros((0, 384), dtype=np.float32)

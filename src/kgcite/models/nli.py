@@ -8,7 +8,6 @@ probabilities in the order of :data:`LABELS` and share one in-process cache keye
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.llm import LLMError
-from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session
+from kgcite.models.onnx import PairExport
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 
@@ -121,8 +120,7 @@ class OnnxNLI(CachedNLI):
         super().__init__(batch_size=batch_size)
         self.model_dir = Path(model_dir) if model_dir else shipped_model_dir()
         self.threads = threads
-        self._session: Any = None
-        self._tokenizer: Any = None
+        self._export: PairExport | None = None
         self._order: list[int] = []
 
     @property
@@ -130,26 +128,19 @@ class OnnxNLI(CachedNLI):
         return f"kgcite-nli-onnx:{self.model_dir.name}"
 
     def load(self) -> OnnxNLI:
-        if self._session is not None:
-            return self
-        onnx_path = self.model_dir / "model.onnx"
-        if not onnx_path.exists():
-            raise LLMError(f"{onnx_path}: no NLI model here; train one with `kgcite train nli` or reinstall kgcite")
-        meta = json.loads((self.model_dir / "labels.json").read_text())
-        mapped = [canonical_label(n) for n in meta["labels"]]
-        if sorted(m for m in mapped if m) != sorted(LABELS):
-            raise LLMError(f"{self.model_dir / 'labels.json'}: labels {meta['labels']} are not an NLI label set")
-        self._order = [mapped.index(label) for label in LABELS]
-        self._session = cpu_session(onnx_path, self.threads)
-        self._tokenizer = bert_tokenizer(self.model_dir / "tokenizer.json", int(meta.get("max_length", 128)))
+        if self._export is None:
+            export = PairExport.load(self.model_dir, self.threads, kind="NLI", trainer="nli")
+            mapped = [canonical_label(n) for n in export.labels]
+            if sorted(m for m in mapped if m) != sorted(LABELS):
+                raise LLMError(f"{self.model_dir / 'labels.json'}: labels {export.labels} are not an NLI label set")
+            self._order = [mapped.index(label) for label in LABELS]
+            self._export = export
         return self
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
-        enc = self._tokenizer.encode_batch(list(zip(premises, hypotheses, strict=True)))
-        feed = bert_inputs(enc)
-        logits = self._session.run(None, feed)[0]
-        return _softmax(logits[:, self._order])
+        assert self._export is not None
+        return _softmax(self._export.logits(premises, hypotheses)[:, self._order])
 
 
 def _torch() -> tuple[Any, Any]:

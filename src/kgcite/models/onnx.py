@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,3 +44,27 @@ def bert_inputs(encodings: Sequence[Any]) -> dict[str, np.ndarray]:
         "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
         "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
     }
+
+
+@dataclass(frozen=True)
+class PairExport:
+    """A cross-encoder as kgcite's trainer exports it: ``model.onnx``, ``tokenizer.json``, ``labels.json``."""
+
+    session: Any
+    tokenizer: Any
+    labels: list[str]
+
+    @classmethod
+    def load(cls, model_dir: Path, threads: int, *, kind: str, trainer: str) -> PairExport:
+        """``kind`` names the model in errors ("NLI"); ``trainer`` is the ``kgcite train`` command that makes one."""
+        path = model_dir / "model.onnx"
+        if not path.exists():
+            raise LLMError(f"{path}: no {kind} model here; train one with `kgcite train {trainer}` or reinstall kgcite")
+        meta = json.loads((model_dir / "labels.json").read_text())
+        tokenizer = bert_tokenizer(model_dir / "tokenizer.json", int(meta.get("max_length", 128)))
+        return cls(cpu_session(path, threads), tokenizer, list(meta["labels"]))
+
+    def logits(self, firsts: Sequence[str], seconds: Sequence[str]) -> np.ndarray:
+        """One row of logits per (first, second) text pair."""
+        feed = bert_inputs(self.tokenizer.encode_batch(list(zip(firsts, seconds, strict=True))))
+        return np.asarray(self.session.run(None, feed)[0])

@@ -8,7 +8,6 @@ cached by (question, passage): the same quote is never scored twice in a process
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib import resources
@@ -18,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.llm import LLMError
-from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session
+from kgcite.models.onnx import PairExport
 
 
 @runtime_checkable
@@ -66,6 +65,10 @@ class CachedReranker:
     def _scores(self, questions: list[str], passages: list[str]) -> np.ndarray:
         raise NotImplementedError
 
+    def clear(self) -> None:
+        """Forget cached scores (benchmarks timing the model itself)."""
+        self._cache.clear()
+
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
         todo = list(dict.fromkeys(p for p in passages if (question, p) not in self._cache))
         todo.sort(key=len)  # similar lengths per batch: less padding
@@ -87,8 +90,7 @@ class OnnxReranker(CachedReranker):
         super().__init__(batch_size=batch_size)
         self.model_dir = Path(model_dir) if model_dir else shipped_reranker_dir()
         self.threads = threads
-        self._session: Any = None
-        self._tokenizer: Any = None
+        self._export: PairExport | None = None
         self._column: int | None = None
 
     @property
@@ -96,20 +98,15 @@ class OnnxReranker(CachedReranker):
         return f"kgcite-rerank-onnx:{self.model_dir.name}"
 
     def load(self) -> OnnxReranker:
-        if self._session is None:
-            path = self.model_dir / "model.onnx"
-            if not path.exists():
-                raise LLMError(f"{path}: no re-ranker here; train one with `kgcite train rerank` or reinstall kgcite")
-            meta = json.loads((self.model_dir / "labels.json").read_text())
-            self._column = relevant_column(meta["labels"])
-            self._session = cpu_session(path, self.threads)
-            self._tokenizer = bert_tokenizer(self.model_dir / "tokenizer.json", int(meta.get("max_length", 256)))
+        if self._export is None:
+            self._export = PairExport.load(self.model_dir, self.threads, kind="re-ranker", trainer="rerank")
+            self._column = relevant_column(self._export.labels)
         return self
 
     def _scores(self, questions: list[str], passages: list[str]) -> np.ndarray:
         self.load()
-        feed = bert_inputs(self._tokenizer.encode_batch(list(zip(questions, passages, strict=True))))
-        return relevance(self._session.run(None, feed)[0], self._column)
+        assert self._export is not None
+        return relevance(self._export.logits(questions, passages), self._column)
 
 
 class HFReranker(CachedReranker):

@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from kgcite.models.embed import Embedder
+from kgcite.models.embed import CachedEmbedder, Embedder
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -35,27 +35,19 @@ class EmbeddingScorer:
     """Cosine similarity of unit vectors from an :class:`Embedder`, vectors cached (LRU) by text."""
 
     def __init__(self, embedder: Embedder, *, cache_size: int = 200_000) -> None:
-        self.embedder, self.cache_size = embedder, cache_size
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self.encoded = 0  # texts actually sent to the model, for benchmarks
+        self.cached = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder, cache_size=cache_size)
 
     @property
     def name(self) -> str:
-        return f"cosine({self.embedder.name})"
+        return f"cosine({self.cached.name})"
+
+    @property
+    def encoded(self) -> int:
+        """Texts actually sent to the model, for benchmarks."""
+        return self.cached.encoded
 
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            self.encoded += len(missing)
-            for text, vec in zip(missing, self.embedder.encode(missing), strict=True):
-                self._cache[text] = vec
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-        out = []
-        for t in texts:
-            self._cache.move_to_end(t)
-            out.append(self._cache[t])
-        return np.vstack(out) if out else np.zeros((0, 1), dtype=np.float32)
+        return self.cached.encode(texts)
 
     def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
         if not texts:
