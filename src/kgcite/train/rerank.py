@@ -147,7 +147,8 @@ weight was chosen on the dev set ({summary['dev']['set']}: P@1 {summary['dev']['
 
 ## License and limits
 
-BioKaLMA is S-Lab License 1.0 (non-commercial); MetaQA is CC BY-ND 3.0 (see `kgcite/data`).
+BioKaLMA is S-Lab License 1.0 (non-commercial); MetaQA is under a Creative Commons license whose
+variant our copy does not state (see `kgcite/data/metaqa/README.md`): check it before commercial use.
 Trained on fact-stating paragraphs only, not on web pages: it knows entity-and-property
 relevance, not general topical relevance. For web-scale use load an MS MARCO cross-encoder
 with `--reranker hf:PATH`.
