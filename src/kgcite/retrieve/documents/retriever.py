@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +34,7 @@ class DocumentRetriever:
     search: SearchBackend | None = None
     search_k: int = 10
     workers: int = 8
+    on_error: Callable[[str, Exception], None] = _warn  # a source that cannot be read is reported and skipped
 
     def locate(self, question: str) -> tuple[list[Path | str], int]:
         """Files and URLs to read for this question, and how many search results came from the cache."""
@@ -54,7 +55,7 @@ class DocumentRetriever:
     def retrieve(self, question: str) -> DocumentRetrieval:
         t0 = time.perf_counter()
         where, search_hits = self.locate(question)
-        docs, doc_hits = fetch_documents(where, self.cache, workers=self.workers, on_error=_warn)
+        docs, doc_hits = fetch_documents(where, self.cache, workers=self.workers, on_error=self.on_error)
         t1 = time.perf_counter()
         passages = self.candidates(question, docs)
         t2 = time.perf_counter()

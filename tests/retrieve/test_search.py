@@ -1,0 +1,88 @@
+"""The web path of the document retriever over real HTTP on 127.0.0.1: a SearXNG-shaped JSON
+endpoint (a stand-in: no SearXNG can be installed here) and pages served by the same server."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from kgcite.models.embed import OnnxMiniLM
+from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, SearxngSearch, TwoStageRanker
+from kgcite.retrieve.documents.sources import cached_search
+from tests.conftest import free_port
+
+DOCS = Path(__file__).parent / "data" / "docs"
+
+
+class _Web(BaseHTTPRequestHandler):
+    queries: ClassVar[list[str]] = []
+    pages = 0
+
+    def do_GET(self) -> None:
+        url = urllib.parse.urlparse(self.path)
+        if url.path == "/search":
+            args = urllib.parse.parse_qs(url.query)
+            type(self).queries.append(args["q"][0])
+            base = f"http://127.0.0.1:{self.server.server_port}"
+            body = json.dumps({"results": [
+                {"url": f"{base}/crane.html", "title": "Crane", "content": "…"},
+                {"url": f"{base}/volcanoes.html", "title": "Volcanoes"},
+                {"url": "ftp://example.org/x", "title": "not http"},
+                {"url": f"{base}/image.png", "title": "not text"},
+            ]}).encode()
+            kind = "application/json"
+        elif url.path.endswith(".html"):
+            type(self).pages += 1
+            body, kind = (DOCS / url.path.lstrip("/")).read_bytes(), "text/html; charset=utf-8"
+        else:
+            body, kind = b"\x89PNG", "image/png"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def web() -> Iterator[str]:
+    _Web.queries, _Web.pages = [], 0
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), _Web)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def test_search_fetch_and_cache_over_http(web: str, embedder: OnnxMiniLM, tmp_path: Path) -> None:
+    question = 'Where did "Stephen Crane" die? & why #1'
+    backend = SearxngSearch(web)
+    hits = backend.search(question, 10)
+    assert _Web.queries == [question]  # the query arrives intact: escaped, not spliced
+    assert [h.url.rsplit("/", 1)[1] for h in hits] == ["crane.html", "volcanoes.html", "image.png"]  # ftp dropped
+
+    db = tmp_path / "documents.sqlite"
+    errors: list[str] = []
+
+    def run() -> tuple[int, list[str]]:
+        r = DocumentRetriever(
+            TwoStageRanker(embedder, None), cache=DocumentCache(db), search=backend, on_error=lambda source, exc: errors.append(source)
+        ).retrieve(question)
+        return r.cache_hits, [q.passage.source for q in r.quotes]
+
+    first_hits, sources = run()
+    assert first_hits == 0 and sources and all(s.startswith(web) for s in sources)
+    assert any("image.png" in e for e in errors)  # not a text page: skipped, the rest kept
+    assert _Web.pages == 2
+    second_hits, again = run()
+    assert second_hits == 3 and again == sources  # the search result and both pages from the cache
+    assert len(_Web.queries) == 2 and _Web.pages == 2  # 1 direct search + 1 through the retriever; nothing refetched
+    assert cached_search(backend, question, 10, DocumentCache(db))[1] is True
