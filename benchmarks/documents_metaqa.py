@@ -10,7 +10,12 @@ Rankers, in the same run on the same candidates: the bi-encoder alone (the filte
 kgcite's cross-encoder alone, and the fused score the retriever uses. Times per question with
 the page cache warm (parsed pages in SQLite) and model vectors cached across questions.
 
-    python benchmarks/documents_metaqa.py [--limit 150]
+With ``--compose N``, the first N questions are also answered end to end (``--source both``:
+ToG-E over the MetaQA graph as quote 1, the ten pages' quotes after it, SmolLM2 under the
+citation grammar) and the quote citations are scored: validity, NLI alignment, and the
+citation-source analysis of EWEK-QA Figure 3.
+
+    python benchmarks/documents_metaqa.py [--limit 150] [--compose 40]
 """
 
 from __future__ import annotations
@@ -85,6 +90,7 @@ def hits(r: DocumentRetrieval, q: MetaQAQuestion, own: str, k: int) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, default=150)
+    ap.add_argument("--compose", type=int, default=0, metavar="N", help="also answer N questions end to end and score the citations")
     args = ap.parse_args()
     rng = random.Random(0)
     pool = [q for q in read_questions(1, "test") if q.qtype and q.qtype.startswith("movie_to_")]
@@ -117,10 +123,52 @@ def main() -> None:
                 h3 += hits(r, q, own, 3)
             n = len(questions)
             rows.append((name, n, f"{h1 / n:.3f}", f"{h3 / n:.3f}", f"{statistics.median(ms):.0f}", f"{sorted(ms)[int(0.95 * (n - 1))]:.0f}"))
-    print(f"MetaQA 1-hop film questions, 10 pages each (1 own + 9 sharing a value), {len(questions)} questions\n")
-    print(format_table(["ranker", "questions", "hit@1", "hit@3", "p50 ms", "p95 ms"], rows))
-    print(f"\nfirst pass (parse 10 pages, encode new passages, bi-encoder rank): p50 {statistics.median(cold):.0f} ms; "
-          f"texts encoded in the run: {vectors.encoded:,}")
+        print(f"MetaQA 1-hop film questions, 10 pages each (1 own + 9 sharing a value), {len(questions)} questions\n")
+        print(format_table(["ranker", "questions", "hit@1", "hit@3", "p50 ms", "p95 ms"], rows))
+        print(f"\nfirst pass (parse 10 pages, encode new passages, bi-encoder rank): p50 {statistics.median(cold):.0f} ms; "
+              f"texts encoded in the run: {vectors.encoded:,}")
+        if args.compose:
+            compose(questions[: args.compose], pages, cache, vectors, rankers["fused (default)"])
+
+
+def compose(questions: list[MetaQAQuestion], pages: dict[str, list[Path]], cache: DocumentCache, vectors: CachedEmbedder, ranker: TwoStageRanker) -> None:
+    from kgcite.evaluate.quotes import NLIQuoteVerifier, quote_report
+    from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
+    from kgcite.kg import EmbeddedStore
+    from kgcite.models.llamacpp import LlamaCppLLM
+    from kgcite.models.nli import OnnxNLI
+    from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
+    from kgcite.retrieve.tog_e import ToGE
+
+    store = EmbeddedStore()
+    store.load(shipped_data("metaqa", "kb.txt"))
+    graph = ToGE(store, HybridScorer(EmbeddingScorer(vectors)))
+    verifier = NLIQuoteVerifier(OnnxNLI().load())
+    composer = QuoteComposer(LlamaCppLLM().load(), vectors, verifier, constrained=True)
+    answers, correct, ms = [], 0, []
+    for q in questions:
+        docs = DocumentRetriever(ranker, extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question])
+        t0 = time.perf_counter()
+        a = QuoteAnswerer(composer, graph, docs).answer(q.question.replace("[", "").replace("]", ""), [q.topic])
+        ms.append(1000 * (time.perf_counter() - t0))
+        answers.append(a)
+        correct += any(g.lower() in a.answer.lower() for g in q.answers)
+    r = quote_report(answers, verifier)
+    n = len(answers)
+
+    def share(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:.3f}"
+
+    print(f"\nEnd to end, --source both, SmolLM2-135M under the citation grammar, {n} questions "
+          f"(p50 {statistics.median(ms):.0f} ms per answer):\n")
+    print(format_table(["measure", "value"], [
+        ("answer states a gold answer", f"{correct / n:.3f}"),
+        ("citation validity as written", f"{share(r.validity)} ({r.written - r.invalid}/{r.written})"),
+        ("alignment as written (NLI)", f"{share(r.written_alignment)} ({r.written_aligned}/{r.written_pairs})"),
+        ("alignment as returned", f"{share(r.alignment)} ({r.aligned}/{r.pairs})"),
+        ("extractive answers (nothing the model wrote kept)", f"{r.extractive / n:.3f}"),
+        *((f"answers citing {k.replace('_', ' ')}", f"{v:.3f}") for k, v in r.shares().items()),
+    ]))
 
 
 if __name__ == "__main__":

@@ -253,7 +253,9 @@ class QuoteAnswerer:
         if self.graph is not None:
             t0 = time.perf_counter()
             found = self.graph.search(question, topics or None)
-            triples = [h.triple for p in found.paths for h in p.hops]
+            depth = max((len(p.hops) for p in found.paths), default=0)
+            # nearest the topic first: every path's first hop, then the second hops… (the beam walks on to D)
+            triples = [p.hops[d].triple for d in range(depth) for p in found.paths if d < len(p.hops)]
             timings["tog_e"] = time.perf_counter() - t0
         docs: tuple[Quote, ...] = ()
         if self.documents is not None:

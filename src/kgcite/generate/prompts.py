@@ -74,12 +74,12 @@ def quote_prompt(question: str, quotes: list[str]) -> str:
     return f"Question: {question}\n\nQuotes:\n{listed}\n\nAnswer:"
 
 
-def quote_grammar(n_quotes: int, *, max_sentences: int = 3, max_chars: int = 200) -> str:
+def quote_grammar(n_quotes: int, *, max_sentences: int = 3, max_chars: int = 160) -> str:
     """GBNF for answers whose every sentence ends with quote citations ``[1]``…``[n]``."""
     numbers = " | ".join(f'"{i}"' for i in range(1, n_quotes + 1))
     return (
         f'root ::= sentence (" " sentence){{0,{max_sentences - 1}}}\n'
         'sentence ::= text " " cite cite? "."\n'
-        f"text ::= [^\\[\\]\\n.]{{5,{max_chars}}}\n"
+        f"text ::= [A-Z] [^\\[\\]\\n.:]{{4,{max_chars}}}\n"  # a capital first: no "1: " echo of the quote list
         f'cite ::= "[" ({numbers}) "]"\n'
     )
