@@ -368,6 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
     from kgcite import cli_retrieve
 
     cli_retrieve.register(sub)
+    from kgcite import cli_bench
+
+    cli_bench.register(sub, _model_options)
     return parser
 
 
