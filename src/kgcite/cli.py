@@ -311,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rn = sub.add_parser("run", help="answer a dataset into a resumable JSONL file",
                         description="Killed runs resume: a rerun skips answered items and retries failed ones.")
-    rn.add_argument("--dataset", default="biokalma", help="biokalma, biokalma:specific or biokalma:general")
+    rn.add_argument("--dataset", default="biokalma",
+                    help="biokalma, biokalma:specific, biokalma:general, or a JSONL file (e.g. from `kgcite build kalma`)")
     rn.add_argument("--out", required=True, metavar="FILE.jsonl")
     rn.add_argument("--limit", type=int, help="only the first N items")
     rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")

@@ -124,3 +124,87 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
                    help="template (fast, default) or llm: the paper's prompts, kept only when they keep every entity")
     model_options(c)  # type: ignore[operator]
     c.set_defaults(func=cmd_build_caqa)
+    register_kalma(build, model_options)
+
+
+def _kalma_seeds(args: argparse.Namespace) -> list:  # type: ignore[type-arg]
+    from kgcite.bench.kalma import Seed
+    from kgcite.kg.loaders import read_biokalma, shipped_biokalma
+
+    seeds: list[Seed] = []
+    for i, group in enumerate(args.entity or ()):
+        seeds.append(Seed(f"seed-{i}", tuple(x.strip() for x in group.split(",") if x.strip())))
+    if args.seeds:
+        for lineno, line in enumerate(Path(args.seeds).read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                ents = tuple(str(x) for x in d["entities"])
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise InputError(args.seeds, lineno, "entities", f'expected {{"entities": [qid, ...], "paragraph": "..."}}: {exc!r}') from exc
+            seeds.append(Seed(str(d.get("id", f"line{lineno}")), ents, str(d.get("paragraph") or "")))
+    if args.from_biokalma:
+        for path in shipped_biokalma("specific"):
+            for item in read_biokalma(path):
+                if len(seeds) >= args.from_biokalma:
+                    break
+                seeds.append(Seed(f"biokalma-{item.index}", tuple(e.id for e in item.graph.entities)))
+    if not seeds:
+        raise InputError("--entity/--seeds/--from-biokalma", None, None, "no seeds given")
+    return seeds
+
+
+def cmd_build_kalma(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from kgcite.bench.kalma import EvolutionaryBuilder, relation_counts
+    from kgcite.cli import runtime_from_args
+    from kgcite.jsonl import read_trimmed
+    from kgcite.kg.model import Subgraph
+
+    runtime = runtime_from_args(args)
+    seeds = _kalma_seeds(args)
+    pools = []
+    for s in seeds:
+        for e in s.entities:
+            if runtime.kg.entity(e) is None:
+                raise InputError("seed", None, "entities", f"{e!r} is not an entity of the graph")
+        pools.append(Subgraph.merge(runtime.kg.one_hop(e) for e in s.entities))
+    pools = [Subgraph(p.entities, tuple(t for t in p.triples if t.subject_id in s.entities)) for p, s in zip(pools, seeds, strict=True)]
+    builder = EvolutionaryBuilder(
+        None if args.no_llm else runtime.llm, relation_counts(pools), len(pools), rounds=args.rounds, alpha=args.alpha, shortlist=args.shortlist
+    )
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {str(o.get("id")) for o in read_trimmed(out)}
+    todo = [(s, p) for s, p in zip(seeds, pools, strict=True) if s.id not in done]
+    with out.open("a", encoding="utf-8") as fh:
+        for s, p in tqdm(todo, desc="build kalma", unit=" entry", disable=None):
+            entry = builder.build(s.id, s, p)
+            fh.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+    print(f"{out}: {len(todo)} entries built, {len(seeds) - len(todo)} already there")
+    print(f"answer them: kgcite run --dataset {out} --out answers.jsonl; then kgcite eval citations --answers answers.jsonl")
+    return 0
+
+
+def register_kalma(build: argparse._SubParsersAction, model_options: object) -> None:  # type: ignore[type-arg]
+    k = build.add_parser(
+        "kalma",
+        help="BioKaLMA-style questions with minimum knowledge sets, by evolutionary generation",
+        description="Seeds: --entity Q1[,Q2] (repeatable), --seeds FILE (JSONL: entities, optional paragraph), "
+        "--from-biokalma N (the entities of the first N shipped BioKaLMA questions). Resumable: entries already "
+        "in --out are kept.",
+    )
+    k.add_argument("--entity", action="append", metavar="QID[,QID]", help="a seed entity or pair (repeatable)")
+    k.add_argument("--seeds", metavar="FILE.jsonl")
+    k.add_argument("--from-biokalma", type=int, metavar="N")
+    k.add_argument("--out", required=True, metavar="FILE.jsonl")
+    k.add_argument("--rounds", type=int, default=5)
+    k.add_argument("--alpha", type=float, default=0.5, help="weight of specificity against coherence (default 0.5)")
+    k.add_argument("--shortlist", type=int, default=8, help="facts scored for coherence per round (the most specific; default 8)")
+    k.add_argument("--no-llm", action="store_true", help="templates only: no coherence score, template sentences and questions")
+    model_options(k)  # type: ignore[operator]
+    k.set_defaults(func=cmd_build_kalma)

@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.jsonl import read_trimmed
-from kgcite.kg.loaders import read_biokalma, shipped_biokalma, subgraph_to_biokalma
+from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
 from kgcite.models.llm import LLMError
 
 
@@ -28,8 +28,33 @@ class DatasetItem:
     reference_entities: tuple[str, ...] = ()  # QIDs of the graph the dataset authors retrieved
 
 
+def dataset_file(path: Path) -> list[DatasetItem]:
+    """A JSONL dataset (what ``kgcite build kalma`` writes): ``id``, ``question``, optional
+    ``minimum_knowledge`` ([qid, property, value] lists) and ``kg`` (BioKaLMA entity dicts)."""
+    items = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            mk = tuple((str(a), str(b), str(c)) for a, b, c in obj.get("minimum_knowledge") or ())
+            refs = tuple(str(e["qid"]) for e in obj.get("kg") or ())
+            items.append(DatasetItem(str(obj["id"]), str(obj["question"]), mk, refs))
+        except json.JSONDecodeError as exc:
+            raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
+        except KeyError as exc:
+            raise InputError(path, lineno, str(exc.args[0]), "missing field") from exc
+        except (TypeError, ValueError) as exc:
+            raise InputError(path, lineno, "minimum_knowledge", f"expected [qid, property, value] lists: {exc}") from exc
+    return items
+
+
 def dataset(name: str) -> list[DatasetItem]:
-    """``biokalma`` (both splits), ``biokalma:specific`` or ``biokalma:general``."""
+    """``biokalma`` (both splits), ``biokalma:specific``, ``biokalma:general``, or a JSONL file."""
+    if name.endswith(".jsonl"):
+        if not Path(name).exists():
+            raise InputError(name, None, None, "no such dataset file")
+        return dataset_file(Path(name))
     base, _, split = name.partition(":")
     if base != "biokalma":
         raise ValueError(f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general")

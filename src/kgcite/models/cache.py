@@ -44,6 +44,7 @@ class CachedLLM:
             return None
         data = json.loads(row[0])
         data["top_logprobs"] = tuple((str(t), float(lp)) for t, lp in data.get("top_logprobs") or ())
+        data["token_logprobs"] = tuple(float(x) for x in data.get("token_logprobs") or ())
         return replace(ChatResult(**data), cached=True)
 
     def _put(self, key: str, request: ChatRequest, result: ChatResult) -> None:

@@ -76,7 +76,7 @@ class LlamaCppLLM:
     def chat(self, request: ChatRequest) -> ChatResult:
         self.load()
         body = request.openai_body(self.path.name)
-        if request.logprobs:  # probabilities after the sampler chain, so a grammar's choices get the mass
+        if request.logprobs and not request.raw_logprobs:  # after the sampler chain: a grammar's choices get the mass
             body["post_sampling_probs"] = True
         t0 = time.perf_counter()
         with self._lock:

@@ -36,6 +36,7 @@ class ChatRequest:
     stop: tuple[str, ...] = ()
     seed: int = 0
     logprobs: int = 0  # ask for this many alternatives of each generated token (G-Eval weighting)
+    raw_logprobs: bool = False  # log-probabilities from the model's own distribution, before any grammar
 
     @classmethod
     def of(cls, prompt: str, *, system: str | None = None, **kw: Any) -> ChatRequest:
@@ -45,8 +46,9 @@ class ChatRequest:
     def to_json(self) -> str:
         """Canonical text of the request: the cache key is derived from it."""
         data = asdict(self)
-        if not data["logprobs"]:  # keys of requests made before the field existed stay valid
-            del data["logprobs"]
+        for key in ("logprobs", "raw_logprobs"):  # keys of requests made before these fields existed stay valid
+            if not data[key]:
+                del data[key]
         return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
     def openai_body(self, model: str) -> dict[str, Any]:
@@ -84,6 +86,8 @@ class ChatResult:
     cached: bool = False
     #: the first generated token's alternatives as (token, log-probability), when asked for
     top_logprobs: tuple[tuple[str, float], ...] = ()
+    #: every generated token's log-probability, when asked for
+    token_logprobs: tuple[float, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
@@ -114,6 +118,7 @@ def parse_openai_reply(data: Any, model: str, seconds: float, where: str) -> Cha
     usage = data.get("usage") or {}
     return ChatResult(
         top_logprobs=_first_token_logprobs(choice),
+        token_logprobs=_token_logprobs(choice),
         text=text,
         model=str(data.get("model") or model),
         finish_reason=choice.get("finish_reason"),
@@ -121,6 +126,13 @@ def parse_openai_reply(data: Any, model: str, seconds: float, where: str) -> Cha
         completion_tokens=int(usage.get("completion_tokens") or 0),
         seconds=seconds,
     )
+
+
+def _token_logprobs(choice: dict[str, Any]) -> tuple[float, ...]:
+    try:
+        return tuple(float(t["logprob"]) for t in choice["logprobs"]["content"] if "logprob" in t)
+    except (KeyError, TypeError, ValueError):
+        return ()
 
 
 def _first_token_logprobs(choice: dict[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -132,3 +144,18 @@ def _first_token_logprobs(choice: dict[str, Any]) -> tuple[tuple[str, float], ..
         return tuple((str(t["token"]), float(t["logprob"])) for t in first.get("top_logprobs") or [first])
     except (KeyError, IndexError, TypeError, ValueError):
         return ()
+
+
+def continuation_perplexity(llm: LLM, contexts: Sequence[str], continuations: Sequence[str], *, system: str | None = None) -> list[float | None]:
+    """The model's perplexity of each continuation after its context, by forced decoding: a
+    grammar that admits only the continuation, with the model's raw token log-probabilities.
+    None where the backend gives no log-probabilities (a server without grammars or logprobs)."""
+    requests = [
+        ChatRequest.of(ctx, system=system, max_tokens=4 * len(cont) // 3 + 16, grammar="root ::= " + json.dumps(cont), logprobs=1, raw_logprobs=True)
+        for ctx, cont in zip(contexts, continuations, strict=True)
+    ]
+    out: list[float | None] = []
+    for res in llm.chat_many(requests):
+        lps = res.token_logprobs if isinstance(res, ChatResult) else ()
+        out.append(math.exp(-sum(lps) / len(lps)) if lps else None)
+    return out
