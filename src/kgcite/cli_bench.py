@@ -144,12 +144,9 @@ def _kalma_seeds(args: argparse.Namespace) -> list:  # type: ignore[type-arg]
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise InputError(args.seeds, lineno, "entities", f'expected {{"entities": [qid, ...], "paragraph": "..."}}: {exc!r}') from exc
             seeds.append(Seed(str(d.get("id", f"line{lineno}")), ents, str(d.get("paragraph") or "")))
-    if args.from_biokalma:
+    if args.from_biokalma:  # every candidate; cmd_build_kalma keeps the first N whose pool is big enough
         for path in shipped_biokalma("specific"):
-            for item in read_biokalma(path):
-                if len(seeds) >= args.from_biokalma:
-                    break
-                seeds.append(Seed(f"biokalma-{item.index}", tuple(e.id for e in item.graph.entities)))
+            seeds += [Seed(f"biokalma-{it.index}", tuple(e.id for e in it.graph.entities)) for it in read_biokalma(path) if it.graph.entities]
     if not seeds:
         raise InputError("--entity/--seeds/--from-biokalma", None, None, "no seeds given")
     return seeds
@@ -168,10 +165,14 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
     pools = []
     for s in seeds:
         for e in s.entities:
-            if runtime.kg.entity(e) is None:
+            if not s.id.startswith("biokalma-") and runtime.kg.entity(e) is None:
                 raise InputError("seed", None, "entities", f"{e!r} is not an entity of the graph")
         pools.append(Subgraph.merge(runtime.kg.one_hop(e) for e in s.entities))
     pools = [Subgraph(p.entities, tuple(t for t in p.triples if t.subject_id in s.entities)) for p, s in zip(pools, seeds, strict=True)]
+    if args.from_biokalma:  # BioKaLMA seeds: the first N whose pool holds a fact per round
+        explicit = len(seeds) - sum(s.id.startswith("biokalma-") for s in seeds)
+        keep = list(range(explicit)) + [i for i in range(explicit, len(seeds)) if len(pools[i]) >= args.rounds][: args.from_biokalma]
+        seeds, pools = [seeds[i] for i in keep], [pools[i] for i in keep]
     builder = EvolutionaryBuilder(
         None if args.no_llm else runtime.llm, relation_counts(pools), len(pools), rounds=args.rounds, alpha=args.alpha, shortlist=args.shortlist
     )
@@ -195,7 +196,7 @@ def register_kalma(build: argparse._SubParsersAction, model_options: object) -> 
         "kalma",
         help="BioKaLMA-style questions with minimum knowledge sets, by evolutionary generation",
         description="Seeds: --entity Q1[,Q2] (repeatable), --seeds FILE (JSONL: entities, optional paragraph), "
-        "--from-biokalma N (the entities of the first N shipped BioKaLMA questions). Resumable: entries already "
+        "--from-biokalma N (the entities of the first N shipped BioKaLMA questions whose pool has a fact per round). Resumable: entries already "
         "in --out are kept.",
     )
     k.add_argument("--entity", action="append", metavar="QID[,QID]", help="a seed entity or pair (repeatable)")
