@@ -372,6 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
     from kgcite import cli_bench
 
     cli_bench.register(sub, _model_options)
+    from kgcite import cli_evaluators
+
+    cli_evaluators.register(sub, _model_options)
     return parser
 
 

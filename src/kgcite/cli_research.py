@@ -72,6 +72,19 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_evaluator(args: argparse.Namespace) -> int:
+    from kgcite.train.cross_encoder import TrainConfig
+    from kgcite.train.evaluator import train_evaluator
+
+    config = TrainConfig(
+        epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
+    )
+    summary = train_evaluator(args.bench, args.out, config, n=args.samples)
+    print(json.dumps(summary["train"]["categories"]))
+    print(f"model: {Path(args.out) / 'onnx'}; score it with kgcite evaluate-evaluator --evaluator trained:{Path(args.out) / 'onnx'}")
+    return 0
+
+
 # -- eval all ---------------------------------------------------------------------------------
 
 
@@ -204,6 +217,17 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     tr.add_argument("--biokalma-queries", type=int, default=2000, help="template questions over BioKaLMA entities (4 pairs each)")
     tr.add_argument("--metaqa-queries", type=int, default=1500, help="MetaQA 2-hop questions' first hop (4 pairs each)")
     tr.set_defaults(func=cmd_train_rerank)
+
+    te = train.add_parser(
+        "evaluator",
+        help="train the 4-way attribution evaluator (CAQA categories) on a `kgcite build caqa` train split",
+        description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out.',
+    )
+    te.add_argument("--bench", required=True, metavar="TRAIN.jsonl", help="a CAQA-style train split")
+    _train_options(te, epochs=1, lr=5e-5)
+    te.add_argument("--max-length", type=int, default=192)
+    te.add_argument("--samples", type=int, default=12_000, help="training samples, balanced by category (default 12,000)")
+    te.set_defaults(func=cmd_train_evaluator)
 
     al = ev.add_parser(
         "all",

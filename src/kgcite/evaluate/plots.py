@@ -62,3 +62,23 @@ def line_chart(
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def confusion_chart(labels: Sequence[str], matrix: Sequence[Sequence[int]], title: str, path: Path, *, predicted: Sequence[str] | None = None) -> Path:
+    """A confusion matrix as a heat map: rows gold, columns predicted, counts written in."""
+    plt = _pyplot()
+    cols = list(predicted or labels)
+    fig, ax = plt.subplots(figsize=(1.4 * len(cols) + 2, 1.1 * len(labels) + 1.5))
+    ax.imshow(matrix, cmap="Blues")
+    for i, row in enumerate(matrix):
+        for j, v in enumerate(row):
+            ax.text(j, i, str(v), ha="center", va="center")
+    ax.set_xticks(range(len(cols)), [c.replace("_", "\n") for c in cols])
+    ax.set_yticks(range(len(labels)), [c.replace("_", " ") for c in labels])
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("gold")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -1,0 +1,164 @@
+"""Attribution evaluators (CAQA §5): does the evidence support the answer to the question —
+supportive, partially supportive, contradictory or irrelevant?
+
+One Protocol, three kinds: ``trained`` (kgcite's 4-way cross-encoder, int8 ONNX), ``nli``
+(AutoIS-style: supportive iff the NLI model says the evidence entails the answer statement;
+anything else is ``not_supportive``, so only its supportive F1 means anything) and ``llm-zero`` /
+``llm-few`` (CAQA Tables 12–13 through any LLM backend, labels read robustly).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from kgcite.bench.caqa import CATEGORIES
+from kgcite.models.llm import LLM, ChatRequest, ChatResult
+from kgcite.models.nli import NLIModel
+from kgcite.models.onnx import PairExport
+
+NOT_SUPPORTIVE = "not_supportive"
+
+
+@dataclass(frozen=True, slots=True)
+class AttributionItem:
+    question: str
+    answer_statement: str
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    category: str  # one of CATEGORIES, NOT_SUPPORTIVE (binary evaluators), or "unknown"
+    scores: dict[str, float]
+
+
+@runtime_checkable
+class AttributionEvaluator(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]: ...
+
+
+def claim(item: AttributionItem) -> str:
+    """What the evidence must support, as the trained evaluator was trained to read it."""
+    return f"Question: {item.question} Answer: {item.answer_statement}"
+
+
+def shipped_evaluator_dir() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("kgcite") / "models" / "data" / "evaluator"))
+
+
+class TrainedEvaluator:
+    def __init__(self, model_dir: str | Path | None = None, *, threads: int = 2, batch_size: int = 32) -> None:
+        self.model_dir = Path(model_dir) if model_dir else shipped_evaluator_dir()
+        self.threads, self.batch_size = threads, batch_size
+        self._export: PairExport | None = None
+
+    @property
+    def name(self) -> str:
+        return f"trained:{self.model_dir.name}"
+
+    def load(self) -> TrainedEvaluator:
+        if self._export is None:
+            self._export = PairExport.load(self.model_dir, self.threads, kind="attribution evaluator", trainer="evaluator")
+        return self
+
+    def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
+        export = self.load()._export
+        assert export is not None
+        order = sorted(range(len(items)), key=lambda i: len(items[i].evidence))  # less padding per batch
+        results: dict[int, Judgement] = {}
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b : b + self.batch_size]
+            logits = export.logits([claim(items[i]) for i in idx], [items[i].evidence for i in idx])
+            z = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probs = z / z.sum(axis=1, keepdims=True)
+            for i, row in zip(idx, probs, strict=True):
+                scores = {label: float(p) for label, p in zip(export.labels, row, strict=True)}
+                results[i] = Judgement(max(scores, key=lambda k: scores[k]), scores)
+        return [results[i] for i in range(len(items))]
+
+
+class NLIEvaluator:
+    """AutoIS-style: entailment of the answer statement by the evidence, sentence by sentence."""
+
+    def __init__(self, nli: NLIModel) -> None:
+        self.nli = nli
+
+    @property
+    def name(self) -> str:
+        return f"nli:{self.nli.name}"
+
+    def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
+        results = self.nli.predict([i.evidence for i in items], [i.answer_statement for i in items])
+        return [
+            Judgement("supportive" if r.label == "entailment" else NOT_SUPPORTIVE, {"supportive": r.probs["entailment"]})
+            for r in results
+        ]
+
+
+INSTRUCTION = (
+    "Below is an instruction that describes a task, paired with an input that provides further context. "
+    "Write a response that appropriately completes the request.\n\n"
+    "Instruction: Verify whether a given reference can support the claim. Options: Supportive, Insufficient, "
+    "Contradictory or Irrelevant.\n\n"
+)
+ITEM = "Claim: {question} {answer}\n\nReference: {evidence}\n\nResponse:"
+_SYNONYMS = {
+    "supportive": "supportive", "support": "supportive", "supports": "supportive", "attributable": "supportive",
+    "insufficient": "partially_supportive", "partially": "partially_supportive", "partial": "partially_supportive",
+    "contradictory": "contradictory", "contradicts": "contradictory", "contradiction": "contradictory",
+    "irrelevant": "irrelevant", "extrapolatory": "irrelevant", "unrelated": "irrelevant",
+}
+_WORD = re.compile(r"[a-z]+")
+
+
+def read_label(text: str) -> str:
+    """The first category word in a reply ("Insufficient.", "The answer is: contradictory because…");
+    "unknown" when there is none (counted as wrong)."""
+    low = text.lower()
+    if "partially supportive" in low or "partially support" in low:
+        return "partially_supportive"
+    for w in _WORD.findall(low):
+        if w in _SYNONYMS:
+            return _SYNONYMS[w]
+    return "unknown"
+
+
+class LLMEvaluator:
+    """CAQA's "Other Evaluators" prompt (Table 12); ``examples`` adds one demonstration per category (Table 13)."""
+
+    def __init__(self, llm: LLM, examples: Sequence[tuple[AttributionItem, str]] = (), *, max_tokens: int = 16) -> None:
+        self.llm, self.examples, self.max_tokens = llm, list(examples), max_tokens
+
+    @property
+    def name(self) -> str:
+        return f"llm-{'few' if self.examples else 'zero'}:{self.llm.name}"
+
+    def prompt(self, item: AttributionItem) -> str:
+        shots = "".join(
+            ITEM.format(question=e.question, answer=e.answer_statement, evidence=e.evidence) + f" {_SPOKEN[label]}\n\n"
+            for e, label in self.examples
+        )
+        return INSTRUCTION + shots + ITEM.format(question=item.question, answer=item.answer_statement, evidence=item.evidence)
+
+    def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
+        replies = self.llm.chat_many([ChatRequest.of(self.prompt(i), max_tokens=self.max_tokens) for i in items])
+        out = []
+        for r in replies:
+            text = r.text if isinstance(r, ChatResult) else ""
+            out.append(Judgement(read_label(text), {}))
+        return out
+
+
+_SPOKEN = {"supportive": "Supportive", "partially_supportive": "Insufficient", "contradictory": "Contradictory", "irrelevant": "Irrelevant"}
+assert set(_SPOKEN) == set(CATEGORIES)
