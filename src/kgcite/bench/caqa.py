@@ -421,3 +421,15 @@ def jsonl_samples(path: str | Path, index: TripleIndex) -> Iterator[KGQASample]:
                 raise InputError(path, lineno, "query", "no pattern has the answer variable ?a")
             ids = tuple(entity(str(a), "answers") for a in d["answers"])
             yield KGQASample(str(d.get("id", f"line{lineno}")), d["question"], ids, Query.of(patterns))
+
+
+def single_triple_samples(index: TripleIndex, n: int, seed: int = 0, *, max_answers: int = 3) -> list[KGQASample]:
+    """KGQA samples made from any graph when it has no question set: "What is the {relation} of
+    {subject}?" over subjects and relations with at most ``max_answers`` values."""
+    rng = random.Random(seed)
+    keys = sorted((s, r) for (s, r), objs in index.out.items() if 0 < len(objs) <= max_answers)
+    rng.shuffle(keys)
+    return [
+        KGQASample(f"single-{s}-{r}", f"What is the {property_label(r)} of {index.label(s)}?", tuple(sorted(index.out[(s, r)])), Query.of([(s, r, ANSWER)]))
+        for s, r in keys[:n]
+    ]

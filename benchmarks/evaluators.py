@@ -1,0 +1,91 @@
+"""Attribution evaluators on CAQA-style test splits, in the layout of CAQA Table 6.
+
+Two benches, built in this run with `kgcite.bench.caqa` (template verbaliser, seed 0):
+- MetaQA: the test split of the build from the MetaQA test questions (the trained evaluator's
+  training data is the train split of the same build: same graph, disjoint questions);
+- BioKaLMA: single-triple questions over the BioKaLMA graph ("What is the {relation} of
+  {person}?"), a graph the trained evaluator never saw.
+
+    python benchmarks/evaluators.py [--limit 1000] [--llm-limit 100]
+
+The LLM evaluators (SmolLM2-135M through llama.cpp) are slow on 2 cores: they run on the
+first --llm-limit samples only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from kgcite.bench.caqa import CATEGORIES, COMPLEXITIES, CaqaBuilder, metaqa_samples, single_triple_samples, split_of
+from kgcite.bench.caqa_query import TripleIndex
+from kgcite.bench.metaqa import read_questions
+from kgcite.evaluate.attribution import evaluator_report
+from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, TrainedEvaluator
+from kgcite.evaluate.report import format_table
+from kgcite.generate.verbalize import verbalize
+from kgcite.kg.loaders import read_biokalma, read_tsv, shipped_biokalma, shipped_data
+from kgcite.models.llamacpp import LlamaCppLLM
+from kgcite.models.nli import OnnxNLI
+from kgcite.train.nli_data import metaqa_template
+
+
+def metaqa_test() -> list[dict[str, Any]]:
+    index = TripleIndex(read_tsv(shipped_data("metaqa", "kb.txt")))
+    qs = [q for h in (1, 2, 3) for q in read_questions(h)]
+    rows = [s.to_dict() for s in CaqaBuilder(index, metaqa_template, seed=0).build_all(metaqa_samples(qs))]
+    return [r for r in rows if split_of(r["source"], r["complexity"], 0) == "test"]
+
+
+def biokalma_test(n: int) -> list[dict[str, Any]]:
+    triples = {t.key: t for p in shipped_biokalma("all") for it in read_biokalma(p) for t in it.graph.triples}
+    index = TripleIndex(triples.values())
+    return [s.to_dict() for s in CaqaBuilder(index, verbalize, seed=0).build_all(single_triple_samples(index, n, 0))]
+
+
+def score(evaluator: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    judged = []
+    for b in range(0, len(rows), 32):
+        judged += evaluator.judge([AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in rows[b : b + 32]])
+    rep = evaluator_report(rows, [j.category for j in judged])
+    rep["per_s"] = len(rows) / (time.perf_counter() - t0)
+    return rep
+
+
+def row(bench: str, name: str, rep: dict[str, Any]) -> tuple[Any, ...]:
+    def f(v: float | None) -> str:
+        return "–" if v is None else f"{v:.3f}"
+
+    return (bench, name, rep["n"], *(f(rep["f1"][c]) for c in CATEGORIES), *(f(rep["complexity_micro_f1"][c]) for c in COMPLEXITIES),
+            f(rep["overall_micro_f1"]), f"{rep['per_s']:.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--limit", type=int, default=1000)
+    ap.add_argument("--llm-limit", type=int, default=100)
+    args = ap.parse_args()
+    rng = random.Random(0)
+    benches = {"MetaQA": metaqa_test(), "BioKaLMA": biokalma_test(args.limit)}
+    for k in benches:
+        rng.shuffle(benches[k])
+        benches[k] = benches[k][: args.limit]
+    trained, nli = TrainedEvaluator().load(), NLIEvaluator(OnnxNLI().load())
+    llm = LlamaCppLLM().load()
+    shots = [next(r for r in benches["BioKaLMA"] if r["category"] == c) for c in CATEGORIES]
+    few = LLMEvaluator(llm, [(AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots])
+    rows = []
+    for bench, data in benches.items():
+        rows.append(row(bench, "nli (AutoIS-style, binary)", score(nli, data)))
+        rows.append(row(bench, "trained (kgcite, 4-way)", score(trained, data)))
+        rows.append(row(bench, f"llm-zero SmolLM2-135M (first {args.llm_limit})", score(LLMEvaluator(llm), data[: args.llm_limit])))
+        rows.append(row(bench, f"llm-few SmolLM2-135M (first {args.llm_limit})", score(few, data[: args.llm_limit])))
+    head = ["bench", "evaluator", "n", "Sup.", "Par.", "Con.", "Irr.", "S.", "U.", "I.", "C.", "micro-F1", "samples/s"]
+    print(format_table(head, rows))
+
+
+if __name__ == "__main__":
+    main()
