@@ -85,3 +85,14 @@ def test_cli_json_contract_and_resume(bench: Path, tmp_path: Path) -> None:
     assert len((out / "judgements.jsonl").read_text().splitlines()) == 60  # nothing judged twice
     bad = kgcite("evaluate-evaluator", "--bench", str(tmp_path / "none.jsonl"), "--evaluator", "nli")
     assert bad.returncode == 2 and "none.jsonl" in bad.stderr
+
+
+def test_shipped_trained_evaluator_beats_chance(bench: Path) -> None:
+    from kgcite.evaluate.evaluators import TrainedEvaluator
+    from kgcite.train.evaluator import read_bench
+
+    rows = read_bench(bench)[:200]
+    judged = TrainedEvaluator().load().judge([AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in rows])
+    assert all(set(j.scores) == set(CATEGORIES) and abs(sum(j.scores.values()) - 1) < 1e-4 for j in judged)
+    report = evaluator_report(rows, [j.category for j in judged])
+    assert report["overall_micro_f1"] > 0.5  # chance is 0.25
