@@ -70,9 +70,9 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(0)
     benches = {"MetaQA": metaqa_test(), "BioKaLMA": biokalma_test(args.limit)}
-    for k in benches:
-        rng.shuffle(benches[k])
-        benches[k] = benches[k][: args.limit]
+    for k, data in benches.items():
+        rng.shuffle(data)
+        benches[k] = data[: args.limit]
     trained, nli = TrainedEvaluator().load(), NLIEvaluator(OnnxNLI().load())
     llm = LlamaCppLLM().load()
     shots = [next(r for r in benches["BioKaLMA"] if r["category"] == c) for c in CATEGORIES]

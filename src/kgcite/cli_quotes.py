@@ -10,6 +10,7 @@ from pathlib import Path
 from kgcite.evaluate.report import format_table, format_timings
 from kgcite.generate.citations import attach_marks, format_citation
 from kgcite.generate.compose import QuotedAnswer, quoted_answer_from_dict
+from kgcite.jsonl import read_jsonl
 from kgcite.kg import InputError
 from kgcite.runtime import Runtime
 
@@ -75,18 +76,13 @@ def cmd_eval_quotes(args: argparse.Namespace) -> int:
     path = Path(args.answers)
     if not path.exists():
         raise InputError(args.answers, None, None, "no such answers file")
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                answers.append(quoted_answer_from_dict(json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise InputError(args.answers, lineno, None, f"not JSON: {exc.msg}") from exc
-            except KeyError as exc:
-                raise InputError(args.answers, lineno, str(exc.args[0]), "missing field") from exc
-            except (TypeError, ValueError) as exc:
-                raise InputError(args.answers, lineno, None, f"bad value: {exc}") from exc
+    for lineno, obj in read_jsonl(path):
+        try:
+            answers.append(quoted_answer_from_dict(obj))
+        except KeyError as exc:
+            raise InputError(args.answers, lineno, str(exc.args[0]), "missing field") from exc
+        except (TypeError, ValueError) as exc:
+            raise InputError(args.answers, lineno, None, f"bad value: {exc}") from exc
     report = quote_report(answers, NLIQuoteVerifier(None if args.no_nli else load_nli(args.nli)))
     if args.json:
         print(json.dumps(report.to_dict()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,3 +30,21 @@ def read_trimmed(path: Path) -> list[dict[str, Any]]:
         with path.open("r+b") as fh:
             fh.truncate(good_end)
     return rows
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` of every non-blank line of an input file; a line that is not JSON
+    is an :class:`~kgcite.kg.loaders.InputError` naming the file and line. Input files are never modified."""
+    from kgcite.kg.loaders import InputError
+
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
+            if not isinstance(obj, dict):
+                raise InputError(path, lineno, None, "expected a JSON object")
+            yield lineno, obj

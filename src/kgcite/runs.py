@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from kgcite.generate.pipeline import AttributedAnswer, Generator
-from kgcite.jsonl import read_trimmed
+from kgcite.jsonl import read_jsonl, read_trimmed
 from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
 from kgcite.models.llm import LLMError
 
@@ -32,16 +32,11 @@ def dataset_file(path: Path) -> list[DatasetItem]:
     """A JSONL dataset (what ``kgcite build kalma`` writes): ``id``, ``question``, optional
     ``minimum_knowledge`` ([qid, property, value] lists) and ``kg`` (BioKaLMA entity dicts)."""
     items = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for lineno, obj in read_jsonl(path):
         try:
-            obj = json.loads(line)
             mk = tuple((str(a), str(b), str(c)) for a, b, c in obj.get("minimum_knowledge") or ())
             refs = tuple(str(e["qid"]) for e in obj.get("kg") or ())
             items.append(DatasetItem(str(obj["id"]), str(obj["question"]), mk, refs))
-        except json.JSONDecodeError as exc:
-            raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
         except KeyError as exc:
             raise InputError(path, lineno, str(exc.args[0]), "missing field") from exc
         except (TypeError, ValueError) as exc:

@@ -14,7 +14,6 @@ Adaptation: the union extension joins entities *sharing e0's name*; where ids ar
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,6 +23,7 @@ from typing import Any
 
 from kgcite.bench.caqa_query import ANSWER, Fact, Pattern, Query, TripleIndex, answers, ground, is_var
 from kgcite.evaluate.support import property_label
+from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
 
@@ -392,35 +392,28 @@ def metaqa_samples(questions: Iterable[Any]) -> Iterator[KGQASample]:
 def jsonl_samples(path: str | Path, index: TripleIndex) -> Iterator[KGQASample]:
     """``{"question", "answers": [label], "query": [[s, r, o], ...]}`` per line; labels become the
     graph's ids (exact id first, then case-insensitive label). Bad lines name file, line and field."""
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
-            for key, kind in (("question", str), ("answers", list), ("query", list)):
-                if not isinstance(d.get(key), kind):
-                    raise InputError(path, lineno, key, f"missing or not a {kind.__name__}")
+    for lineno, d in read_jsonl(path):
+        for key, kind in (("question", str), ("answers", list), ("query", list)):
+            if not isinstance(d.get(key), kind):
+                raise InputError(path, lineno, key, f"missing or not a {kind.__name__}")
 
-            def entity(term: str, fld: str, lineno: int = lineno) -> str:
-                if is_var(term) or term in index.labels:
-                    return term
-                found = sorted(index.by_label.get(term.lower(), ()))
-                if not found:
-                    raise InputError(path, lineno, fld, f"{term!r} is not an entity of the graph")
-                return found[0]
+        def entity(term: str, fld: str, lineno: int = lineno) -> str:
+            if is_var(term) or term in index.labels:
+                return term
+            found = sorted(index.by_label.get(term.lower(), ()))
+            if not found:
+                raise InputError(path, lineno, fld, f"{term!r} is not an entity of the graph")
+            return found[0]
 
-            patterns: list[Pattern] = []
-            for i, p in enumerate(d["query"]):
-                if not (isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)):
-                    raise InputError(path, lineno, f"query[{i}]", "expected [subject, relation, object]")
-                patterns.append((entity(p[0], f"query[{i}][0]"), p[1], entity(p[2], f"query[{i}][2]")))
-            if not any(ANSWER in (s, o) for s, _, o in patterns):
-                raise InputError(path, lineno, "query", "no pattern has the answer variable ?a")
-            ids = tuple(entity(str(a), "answers") for a in d["answers"])
-            yield KGQASample(str(d.get("id", f"line{lineno}")), d["question"], ids, Query.of(patterns))
+        patterns: list[Pattern] = []
+        for i, p in enumerate(d["query"]):
+            if not (isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)):
+                raise InputError(path, lineno, f"query[{i}]", "expected [subject, relation, object]")
+            patterns.append((entity(p[0], f"query[{i}][0]"), p[1], entity(p[2], f"query[{i}][2]")))
+        if not any(ANSWER in (s, o) for s, _, o in patterns):
+            raise InputError(path, lineno, "query", "no pattern has the answer variable ?a")
+        ids = tuple(entity(str(a), "answers") for a in d["answers"])
+        yield KGQASample(str(d.get("id", f"line{lineno}")), d["question"], ids, Query.of(patterns))
 
 
 def single_triple_samples(index: TripleIndex, n: int, seed: int = 0, *, max_answers: int = 3) -> list[KGQASample]:

@@ -90,9 +90,7 @@ class BM25Scorer:
 # -- lexical overlap (word forms, not embeddings) -------------------------------------------
 
 STOP_WORDS = frozenset(
-    "a an the of in on at by to for from with and or is are was were be been has have had do does did "
-    "which what who whom whose when where why how that this these those it its as also same share shared "
-    "together their his her they he she film films movie movies".split()
+    ["a", "an", "the", "of", "in", "on", "at", "by", "to", "for", "from", "with", "and", "or", "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "which", "what", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these", "those", "it", "its", "as", "also", "same", "share", "shared", "together", "their", "his", "her", "they", "he", "she", "film", "films", "movie", "movies"]
 )
 #: Irregular forms a suffix rule cannot reach.
 _IRREGULAR = {"wrote": "write", "written": "write", "spoke": "speak", "spoken": "speak", "born": "bear", "won": "win", "made": "make"}

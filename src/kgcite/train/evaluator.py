@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.bench.caqa import CATEGORIES
+from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
@@ -32,20 +33,13 @@ def claim(question: str, answer_statement: str) -> str:
 def read_bench(path: str | Path) -> list[dict[str, Any]]:
     """A CAQA-style JSONL split; each line needs question, answer_statement, citation, category."""
     rows = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
-            for key in ("question", "answer_statement", "citation", "category"):
-                if not isinstance(d.get(key), str):
-                    raise InputError(path, lineno, key, "missing or not text")
-            if d["category"] not in CATEGORIES:
-                raise InputError(path, lineno, "category", f"{d['category']!r} is not one of {list(CATEGORIES)}")
-            rows.append(d)
+    for lineno, d in read_jsonl(path):
+        for key in ("question", "answer_statement", "citation", "category"):
+            if not isinstance(d.get(key), str):
+                raise InputError(path, lineno, key, "missing or not text")
+        if d["category"] not in CATEGORIES:
+            raise InputError(path, lineno, "category", f"{d['category']!r} is not one of {list(CATEGORIES)}")
+        rows.append(d)
     return rows
 
 
