@@ -10,6 +10,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from kgcite.kg import InputError
 from kgcite.kg.loaders import file_kind, read_tsv
@@ -127,29 +128,28 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
     register_kalma(build, model_options)
 
 
-def _kalma_seeds(args: argparse.Namespace) -> list:  # type: ignore[type-arg]
+def _kalma_seeds(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """Seeds the user named (``--entity``, ``--seeds``), and BioKaLMA candidates (``--from-biokalma``)."""
     from kgcite.bench.kalma import Seed
+    from kgcite.jsonl import read_jsonl
     from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 
-    seeds: list[Seed] = []
-    for i, group in enumerate(args.entity or ()):
-        seeds.append(Seed(f"seed-{i}", tuple(x.strip() for x in group.split(",") if x.strip())))
+    named = [Seed(f"seed-{i}", tuple(x.strip() for x in group.split(",") if x.strip())) for i, group in enumerate(args.entity or ())]
     if args.seeds:
-        for lineno, line in enumerate(Path(args.seeds).read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
+        for lineno, d in read_jsonl(args.seeds):
             try:
-                d = json.loads(line)
                 ents = tuple(str(x) for x in d["entities"])
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            except (KeyError, TypeError) as exc:
                 raise InputError(args.seeds, lineno, "entities", f'expected {{"entities": [qid, ...], "paragraph": "..."}}: {exc!r}') from exc
-            seeds.append(Seed(str(d.get("id", f"line{lineno}")), ents, str(d.get("paragraph") or "")))
-    if args.from_biokalma:  # every candidate; cmd_build_kalma keeps the first N whose pool is big enough
-        for path in shipped_biokalma("specific"):
-            seeds += [Seed(f"biokalma-{it.index}", tuple(e.id for e in it.graph.entities)) for it in read_biokalma(path) if it.graph.entities]
-    if not seeds:
+            named.append(Seed(str(d.get("id", f"line{lineno}")), ents, str(d.get("paragraph") or "")))
+    candidates = (
+        [Seed(f"biokalma-{it.index}", tuple(e.id for e in it.graph.entities)) for p in shipped_biokalma("specific") for it in read_biokalma(p) if it.graph.entities]
+        if args.from_biokalma
+        else []
+    )
+    if not named and not candidates:
         raise InputError("--entity/--seeds/--from-biokalma", None, None, "no seeds given")
-    return seeds
+    return named, candidates
 
 
 def cmd_build_kalma(args: argparse.Namespace) -> int:
@@ -161,18 +161,24 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
     from kgcite.kg.model import Subgraph
 
     runtime = runtime_from_args(args)
-    seeds = _kalma_seeds(args)
-    pools = []
-    for s in seeds:
+    named, candidates = _kalma_seeds(args)
+
+    def pool(seed: Any) -> Subgraph:
+        """The seeds' own facts (their one-hop subgraph without incoming triples)."""
+        g = Subgraph.merge(runtime.kg.one_hop(e) for e in seed.entities)
+        return Subgraph(g.entities, tuple(t for t in g.triples if t.subject_id in seed.entities))
+
+    for s in named:
         for e in s.entities:
-            if not s.id.startswith("biokalma-") and runtime.kg.entity(e) is None:
+            if runtime.kg.entity(e) is None:
                 raise InputError("seed", None, "entities", f"{e!r} is not an entity of the graph")
-        pools.append(Subgraph.merge(runtime.kg.one_hop(e) for e in s.entities))
-    pools = [Subgraph(p.entities, tuple(t for t in p.triples if t.subject_id in s.entities)) for p, s in zip(pools, seeds, strict=True)]
-    if args.from_biokalma:  # BioKaLMA seeds: the first N whose pool holds a fact per round
-        explicit = len(seeds) - sum(s.id.startswith("biokalma-") for s in seeds)
-        keep = list(range(explicit)) + [i for i in range(explicit, len(seeds)) if len(pools[i]) >= args.rounds][: args.from_biokalma]
-        seeds, pools = [seeds[i] for i in keep], [pools[i] for i in keep]
+    seeds, pools = list(named), [pool(s) for s in named]
+    for s in candidates:  # BioKaLMA seeds: the first N whose pool holds a fact per round
+        if len(seeds) - len(named) >= args.from_biokalma:
+            break
+        if len(p := pool(s)) >= args.rounds:
+            seeds.append(s)
+            pools.append(p)
     builder = EvolutionaryBuilder(
         None if args.no_llm else runtime.llm, relation_counts(pools), len(pools), rounds=args.rounds, alpha=args.alpha, shortlist=args.shortlist
     )

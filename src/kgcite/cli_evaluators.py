@@ -40,7 +40,8 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
 
     if not Path(args.bench).exists():
         raise InputError(args.bench, None, None, "no such benchmark file")
-    rows = read_bench(args.bench)
+    everything = read_bench(args.bench)
+    rows = list(everything)
     shots = [next(r for r in reversed(rows) if r["category"] == c) for c in CATEGORIES if any(r["category"] == c for r in rows)]
     shot_ids = {r.get("id") for r in shots}
     rows = [r for r in rows if not (args.evaluator == "llm-few" and r.get("id") in shot_ids)]
@@ -78,7 +79,7 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     report = evaluator_report(rows, [done[r["id"]] for r in rows])
     report["evaluator"] = evaluator.name
     report["samples_per_s"] = len(todo) / seconds if todo and seconds > 0 else None
-    report["factscore"] = _factscore(evaluator, rows, read_bench(args.bench), args.factscore) if args.factscore else None
+    report["factscore"] = _factscore(evaluator, rows, everything, args.factscore) if args.factscore else None
     if out is not None:
         _write_report(out, report)
     if args.json:

@@ -15,12 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-import numpy as np
-
-from kgcite.bench.caqa import CATEGORIES
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.models.nli import NLIModel
-from kgcite.models.onnx import PairExport
+from kgcite.models.onnx import PairExport, softmax
 
 NOT_SUPPORTIVE = "not_supportive"
 
@@ -79,9 +76,7 @@ class TrainedEvaluator:
         results: dict[int, Judgement] = {}
         for b in range(0, len(order), self.batch_size):
             idx = order[b : b + self.batch_size]
-            logits = export.logits([claim(items[i]) for i in idx], [items[i].evidence for i in idx])
-            z = np.exp(logits - logits.max(axis=1, keepdims=True))
-            probs = z / z.sum(axis=1, keepdims=True)
+            probs = softmax(export.logits([claim(items[i]) for i in idx], [items[i].evidence for i in idx]))
             for i, row in zip(idx, probs, strict=True):
                 scores = {label: float(p) for label, p in zip(export.labels, row, strict=True)}
                 results[i] = Judgement(max(scores, key=lambda k: scores[k]), scores)
@@ -161,4 +156,3 @@ class LLMEvaluator:
 
 
 _SPOKEN = {"supportive": "Supportive", "partially_supportive": "Insufficient", "contradictory": "Contradictory", "irrelevant": "Irrelevant"}
-assert set(_SPOKEN) == set(CATEGORIES)

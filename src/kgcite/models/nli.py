@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.llm import LLMError
-from kgcite.models.onnx import PairExport
+from kgcite.models.onnx import PairExport, softmax
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 
@@ -62,12 +62,6 @@ def canonical_label(name: str) -> str | None:
         if label[:6] in n:
             return label
     return None
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    z = logits - logits.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
 
 
 class CachedNLI:
@@ -140,7 +134,7 @@ class OnnxNLI(CachedNLI):
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
         assert self._export is not None
-        return _softmax(self._export.logits(premises, hypotheses)[:, self._order])
+        return softmax(self._export.logits(premises, hypotheses)[:, self._order])
 
 
 def _torch() -> tuple[Any, Any]:

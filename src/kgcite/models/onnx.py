@@ -46,6 +46,12 @@ def bert_inputs(encodings: Sequence[Any]) -> dict[str, np.ndarray]:
     }
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise probabilities of a batch of logits (numerically stable)."""
+    z = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return z / z.sum(axis=-1, keepdims=True)
+
+
 @dataclass(frozen=True)
 class PairExport:
     """A cross-encoder as kgcite's trainer exports it: ``model.onnx``, ``tokenizer.json``, ``labels.json``."""

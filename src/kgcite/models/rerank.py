@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.llm import LLMError
-from kgcite.models.onnx import PairExport
+from kgcite.models.onnx import PairExport, softmax
 
 
 @runtime_checkable
@@ -38,8 +38,7 @@ def relevance(logits: np.ndarray, column: int | None) -> np.ndarray:
     """One logit → sigmoid (MS MARCO style); several → softmax probability of the relevant class."""
     if logits.ndim == 1 or logits.shape[-1] == 1:
         return 1.0 / (1.0 + np.exp(-logits.reshape(-1)))
-    z = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    return (z / z.sum(axis=-1, keepdims=True))[:, column if column is not None else -1]
+    return softmax(logits)[:, column if column is not None else -1]
 
 
 def relevant_column(labels: Sequence[str]) -> int | None:

@@ -57,17 +57,17 @@ class TwoStageRanker:
     min_similarity: float = 0.2  # the filter also drops what is plainly off-topic (MiniLM cosine)
     fusion_weight: float = FUSION_WEIGHT  # 0: the cross-encoder alone orders the filtered quotes
 
-    def rank(self, question: str, passages: Sequence[Passage]) -> tuple[list[Quote], dict[str, int]]:
-        """The ``top_k`` quotes, best first, and counts per stage (candidates, filtered, deduplicated)."""
+    def rank(self, question: str, passages: Sequence[Passage]) -> list[Quote]:
+        """The ``top_k`` quotes, best first."""
         unique = list({p.text: p for p in passages}.values())  # the same text cut twice is one candidate
         if not unique:
-            return [], {"candidates": len(passages), "filtered": 0, "duplicates": 0}
+            return []
         vecs = self.embedder.encode([p.text for p in unique])
         q = self.embedder.encode([question])[0]
         cos = vecs @ q
         order = [i for i in np.argsort(-cos, kind="stable")[: self.keep] if cos[i] >= self.min_similarity]
         if not order:
-            return [], {"candidates": len(passages), "filtered": 0, "duplicates": 0}
+            return []
         if self.reranker is not None:
             scores = fuse(self.reranker.score(question, [unique[i].text for i in order]), cos[order], self.fusion_weight)
             ranked = [int(order[j]) for j in np.argsort(-np.asarray(scores), kind="stable")]
@@ -79,5 +79,4 @@ class TwoStageRanker:
         for i in (ranked[j] for j in deduplicate(vecs[ranked], self.dedup_threshold)):
             if not any(overlaps(unique[i], unique[k]) for k in kept):
                 kept.append(i)
-        quotes = [Quote(unique[i], float(final[i]), float(cos[i])) for i in kept[: self.top_k]]
-        return quotes, {"candidates": len(passages), "filtered": len(order), "duplicates": len(ranked) - len(kept)}
+        return [Quote(unique[i], float(final[i]), float(cos[i])) for i in kept[: self.top_k]]

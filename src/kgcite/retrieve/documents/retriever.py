@@ -59,7 +59,7 @@ class DocumentRetriever:
         t1 = time.perf_counter()
         passages = self.candidates(question, docs)
         t2 = time.perf_counter()
-        quotes, _ = self.ranker.rank(question, passages)
+        quotes = self.ranker.rank(question, passages)
         t3 = time.perf_counter()
         return DocumentRetrieval(
             question=question,
