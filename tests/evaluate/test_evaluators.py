@@ -96,3 +96,15 @@ def test_shipped_trained_evaluator_beats_chance(bench: Path) -> None:
     assert all(set(j.scores) == set(CATEGORIES) and abs(sum(j.scores.values()) - 1) < 1e-4 for j in judged)
     report = evaluator_report(rows, [j.category for j in judged])
     assert report["overall_micro_f1"] > 0.5  # chance is 0.25
+
+
+def test_llm_evaluator_through_an_openai_compatible_server(bench: Path, llama_server: str, tmp_path: Path) -> None:
+    """The CLI path a user with a real server takes: every judgement is an HTTP call to it."""
+    out = tmp_path / "llm"
+    args = ("evaluate-evaluator", "--bench", str(bench), "--evaluator", "llm-few", "--base-url", llama_server, "--model", "smollm2")
+    res = kgcite(*args, "--limit", "8", "--batch-size", "4", "--factscore", "0", "--json", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    r = json.loads(res.stdout)
+    assert r["n"] == 8 and r["evaluator"].startswith(f"llm-few:openai:{llama_server}") and 0 <= r["overall_micro_f1"] <= 1
+    lines = [json.loads(line) for line in (out / "judgements.jsonl").read_text().splitlines()]
+    assert len(lines) == 8 and all(o["category"] in (*CATEGORIES, "unknown") for o in lines)
