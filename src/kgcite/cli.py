@@ -375,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     from kgcite import cli_evaluators
 
     cli_evaluators.register(sub, _model_options)
+    from kgcite import cli_serve
+
+    cli_serve.register(sub, _model_options)
     return parser
 
 

@@ -52,6 +52,12 @@ def parse_record(text: str, path: Path, line: int, answer_field: str | None = "a
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(path, line, None, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
+    return record_from_obj(obj, path, line, answer_field)
+
+
+def record_from_obj(obj: Any, path: str | Path, line: int, answer_field: str | None = "answer") -> AnswerRecord:
+    """An already-decoded answer object (a file line, or an item of an HTTP request) to a record."""
+    path = Path(path)
     if not isinstance(obj, dict):
         raise InputError(path, line, None, f"expected a JSON object, got {type(obj).__name__}")
     status = obj.get("status", "ok")

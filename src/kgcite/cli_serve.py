@@ -1,0 +1,54 @@
+"""``kgcite serve``: the HTTP API and web page (see :mod:`kgcite.server.app`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from kgcite.kg import InputError
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from kgcite.cli import runtime_from_args
+    from kgcite.server.app import ServeConfig, Service, create_app
+
+    if args.reports and not Path(args.reports).is_dir():
+        raise InputError(args.reports, None, None, "--reports: no such folder")
+    for d in args.docs or ():
+        if not Path(d).exists():
+            raise InputError(d, None, None, "--docs: no such file or folder")
+    config = ServeConfig(
+        docs=tuple(args.docs or ()),
+        search_url=args.search_url,
+        reports=Path(args.reports) if args.reports else None,
+        max_batch=args.max_batch,
+        max_waiting=args.max_waiting,
+    )
+    app = create_app(Service(runtime_from_args(args), config))
+    print(f"kgcite: loading models, then serving on http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "serve",
+        help="HTTP API + web page: ask and inspect every citation, read evaluation reports",
+        description="POST /ask, POST /eval/citations, GET /entities/{id}, GET /health; the page at / and reports at "
+        "/report. Models load once at start; concurrent questions wait in one queue and are answered in batches.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
+    p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")
+    p.add_argument("--search-url", metavar="URL", help="a SearXNG instance for source docs|both")
+    p.add_argument("--nli", metavar="SPEC", help="NLI model of the verifier: kgcite (default), hf:PATH, t5:PATH")
+    p.add_argument("--no-nli", action="store_true", help="lexical verifier only (value must occur in the sentence)")
+    p.add_argument("--max-batch", type=int, default=8, help="questions answered together by the model (default 8)")
+    p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")
+    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    model_options(p)
+    p.set_defaults(func=cmd_serve)

@@ -1,0 +1,253 @@
+"""``kgcite serve``: the HTTP API and the web page over one loaded :class:`Runtime`.
+
+Routes: ``POST /ask``, ``POST /eval/citations``, ``GET /entities/{id}``, ``GET /health``, the
+report API (``GET /reports``, ``/reports/{name}``, ``/reports/{name}/files/{png}``) and the pages
+``/`` and ``/report``. Models load once, in the lifespan; every model call waits in one
+:class:`ModelQueue`. The pages render every label and every model output as text (``textContent``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from kgcite.evaluate.records import record_from_obj
+from kgcite.evaluate.report import citation_report
+from kgcite.generate.compose import QuoteAnswerer
+from kgcite.generate.pipeline import AttributedAnswer, Generator
+from kgcite.kg.loaders import InputError
+from kgcite.kg.model import Triple
+from kgcite.models.llm import LLMError
+from kgcite.runtime import Runtime
+from kgcite.server.queue import ModelQueue, QueueFull
+from kgcite.server.reports import ReportFolder, ReportNotFound
+from kgcite.server.schemas import AskRequest, EvalCitationsRequest
+
+
+@dataclass
+class ServeConfig:
+    docs: Sequence[str] = ()  # files/folders quoted by source docs|both
+    search_url: str | None = None
+    reports: Path | None = None  # folder of evaluation reports shown by the report page
+    max_batch: int = 8
+    max_waiting: int = 256
+    max_body_bytes: int = 8_000_000
+    max_retrieved: int = 300  # triples of the retrieved subgraph returned with an answer
+    max_entity_triples: int = 500
+
+
+def triple_dict(t: Triple) -> dict[str, Any]:
+    return {"subject_id": t.subject_id, "subject": t.subject_label, "property": t.relation, "value": t.object_value, "object_id": t.object_id}
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("kgcite") / "server" / "static"))
+
+
+@dataclass
+class Service:
+    """The loaded models and what each request needs from them."""
+
+    runtime: Runtime
+    config: ServeConfig = field(default_factory=ServeConfig)
+    queue: ModelQueue = field(init=False)
+    _generators: dict[str, Generator] = field(default_factory=dict, init=False)
+    _answerers: dict[str, QuoteAnswerer] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.queue = ModelQueue(max_batch=self.config.max_batch, max_waiting=self.config.max_waiting)
+
+    @property
+    def sources(self) -> list[str]:
+        return ["kg", "docs", "both"] if (self.config.docs or self.config.search_url) else ["kg"]
+
+    def load(self) -> None:
+        """Every model the default request needs, once, on the model thread."""
+        rt = self.runtime
+        _ = rt.kg, rt.ner, rt.embedder
+        if rt.rewrite:
+            _ = rt.llm
+        if rt.verifier == "nli":
+            _ = rt.nli
+        self.generator("grounded")
+
+    def generator(self, mode: str) -> Generator:
+        if mode not in self._generators:
+            self._generators[mode] = self.runtime.generator(mode)
+        return self._generators[mode]
+
+    def answerer(self, source: str) -> QuoteAnswerer:
+        if source not in self._answerers:
+            docs = self.runtime.documents(self.config.docs, search_url=self.config.search_url) if source != "kg" else None
+            self._answerers[source] = self.runtime.quote_answerer(source, docs)
+        return self._answerers[source]
+
+    def answer_kg(self, mode: str, questions: Sequence[str]) -> list[dict[str, Any] | BaseException]:
+        out: list[dict[str, Any] | BaseException] = []
+        for r in self.generator(mode).answer_many(list(questions)):
+            out.append(r if isinstance(r, BaseException) else self.kg_answer_dict(r))
+        return out
+
+    def kg_answer_dict(self, answer: AttributedAnswer) -> dict[str, Any]:
+        triples = answer.retrieved.triples
+        return answer.to_dict() | {
+            "kind": "triples",
+            "retrieved": [triple_dict(t) for t in triples[: self.config.max_retrieved]],
+            "retrieved_total": len(triples),
+            "entities": [{"id": e.id, "label": e.label} for e in answer.retrieved.entities],
+        }
+
+    def answer_quotes(self, source: str, questions: Sequence[str]) -> list[dict[str, Any]]:
+        answerer = self.answerer(source)
+        return [answerer.answer(q).to_dict() | {"kind": "quotes", "mode": "quotes"} for q in questions]
+
+    def entity(self, entity_id: str) -> dict[str, Any] | None:
+        kg = self.runtime.kg
+        entity = kg.entity(entity_id)
+        if entity is None:
+            return None
+        triples = kg.one_hop(entity_id).triples
+        return {
+            "id": entity.id,
+            "label": entity.label,
+            "aliases": list(entity.aliases),
+            "types": list(entity.types),
+            "triples": [triple_dict(t) for t in triples[: self.config.max_entity_triples]],
+            "triples_total": len(triples),
+        }
+
+
+class _BodyLimit:
+    """Refuses request bodies over ``limit`` bytes with 413, whether or not Content-Length says so."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await JSONResponse({"detail": f"request body over {self.limit:,} bytes"}, 413)(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> dict[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise HTTPException(413, f"request body over {self.limit:,} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def create_app(service: Service, *, load: bool = True) -> FastAPI:
+    started = time.time()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if load:
+            await service.queue.call(service.load)
+        yield
+        service.queue.close()
+
+    app = FastAPI(
+        title="kgcite",
+        version="0.1.0",
+        summary="Verifiable question answering over knowledge graphs: answers that cite triples and quotes.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(_BodyLimit, limit=service.config.max_body_bytes)
+    app.mount("/static", StaticFiles(directory=static_dir()), name="static")
+
+    @app.exception_handler(QueueFull)
+    async def _full(_: Request, exc: QueueFull) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, 503, headers={"Retry-After": "5"})
+
+    @app.exception_handler(LLMError)
+    async def _llm(_: Request, exc: LLMError) -> JSONResponse:
+        return JSONResponse({"detail": f"the language model failed: {exc}"}, 502)
+
+    @app.get("/health", summary="liveness, the loaded models and the queue")
+    async def health() -> dict[str, Any]:
+        rt = service.runtime
+        return {
+            "status": "ok",
+            "model": rt.llm.name if rt.rewrite else None,
+            "sources": service.sources,
+            "reports": service.config.reports is not None,
+            "waiting": service.queue.waiting,
+            "batches": service.queue.batches,
+            "uptime_s": round(time.time() - started, 1),
+        }
+
+    @app.post("/ask", summary="answer a question; every sentence carries its citations or [NA]")
+    async def ask(req: AskRequest) -> dict[str, Any]:
+        if req.source not in service.sources:
+            raise HTTPException(400, f"source {req.source!r} needs documents: start the server with --docs DIR or --search-url URL")
+        if req.source == "kg":
+            return await service.queue.submit(("kg", req.mode), lambda qs: service.answer_kg(req.mode, qs), req.question)
+        return await service.queue.submit(("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question)
+
+    @app.post("/eval/citations", summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)")
+    def eval_citations(req: EvalCitationsRequest) -> dict[str, Any]:
+        try:
+            records = [record_from_obj(obj, f"answers[{i}]", i) for i, obj in enumerate(req.answers)]
+        except InputError as err:  # names the item and its bad field
+            raise HTTPException(422, {"msg": str(err).replace(f":{err.line}:", ":", 1), "index": err.line, "field": err.field}) from err
+        report, _ = citation_report(records, req.precision_unit)
+        return report.to_dict()
+
+    @app.get("/entities/{entity_id}", summary="an entity and its one-hop triples")
+    def entity(entity_id: str) -> dict[str, Any]:
+        if not 0 < len(entity_id) <= 300:
+            raise HTTPException(422, "entity id must be 1 to 300 characters")
+        found = service.entity(entity_id)
+        if found is None:
+            raise HTTPException(404, f"no entity {entity_id!r} in the graph")
+        return found
+
+    def _reports() -> ReportFolder:
+        if service.config.reports is None:
+            raise HTTPException(404, "this server shows no reports: start it with --reports DIR")
+        return ReportFolder(service.config.reports)
+
+    @app.get("/reports", summary="evaluation reports this server shows")
+    def reports() -> dict[str, Any]:
+        return {"reports": _reports().names()}
+
+    @app.get("/reports/{name:path}/files/{file}", summary="a PNG plot of a report", response_class=FileResponse)
+    def report_file(name: str, file: str) -> FileResponse:
+        try:
+            return FileResponse(_reports().image(name, file), media_type="image/png")
+        except ReportNotFound as exc:
+            raise HTTPException(404, f"no report file {exc}") from exc
+
+    @app.get("/reports/{name:path}", summary="one report: markdown, metrics.json and its plots")
+    def report(name: str) -> dict[str, Any]:
+        try:
+            return _reports().read(name)
+        except ReportNotFound as exc:
+            raise HTTPException(404, f"no report {exc}") from exc
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(static_dir() / "index.html")
+
+    @app.get("/report", include_in_schema=False)
+    def report_page() -> FileResponse:
+        return FileResponse(static_dir() / "report.html")
+
+    return app

@@ -1,0 +1,127 @@
+// The ask page: question in, answer out with a chip per citation (its triple or quote on
+// hover or click), [NA] sentences flagged, and the retrieved subgraph listed.
+"use strict";
+
+const tripleKey = (q, p, v) => JSON.stringify([q, p, v]);
+
+function popover(chip, content) {
+  const wrap = el("span", { class: "cite" }, chip, el("span", { class: "popover", role: "tooltip" }, ...content));
+  chip.addEventListener("click", (e) => {
+    e.preventDefault();
+    const open = !wrap.classList.contains("open");
+    document.querySelectorAll(".cite.open").forEach((w) => w.classList.remove("open"));
+    wrap.classList.toggle("open", open);
+    chip.setAttribute("aria-expanded", String(open));
+  });
+  return wrap;
+}
+
+function tripleChip(n, c) {
+  const chip = el("button", { type: "button", class: "chip", "data-qid": c.qid, "aria-expanded": "false", title: `${c.subject || c.qid} · ${c.property} · ${c.value}` }, `${n}`);
+  const entityButton = el("button", { type: "button", class: "link" }, `entity ${c.qid}`);
+  entityButton.addEventListener("click", (e) => { e.stopPropagation(); showEntity(c.qid); });
+  return popover(chip, [
+    el("span", { class: "p-subject" }, c.subject ? `${c.subject} (${c.qid})` : c.qid),
+    el("span", { class: "p-property" }, c.property),
+    el("span", { class: "p-value" }, c.value),
+    entityButton,
+  ]);
+}
+
+function quoteChip(q) {
+  const chip = el("button", { type: "button", class: "chip", "data-quote": q.index, "aria-expanded": "false", title: q.source }, `${q.index}`);
+  return popover(chip, [el("span", { class: "p-source" }, q.source), el("span", { class: "p-quote" }, q.text)]);
+}
+
+function sentenceNode(s, chips) {
+  const p = el("p", { class: s.na ? "sentence na" : "sentence" }, el("span", { class: "text" }, s.text));
+  for (const c of chips) p.append(" ", c);
+  if (s.na) p.append(" ", el("span", { class: "na-badge", title: "the knowledge graph cannot support this sentence" }, "[NA]"));
+  return p;
+}
+
+function renderTriples(r) {
+  const answer = document.getElementById("answer");
+  const numbers = new Map();
+  for (const s of r.sentences) {
+    const chips = s.citations.map((c) => {
+      const key = tripleKey(c.qid, c.property, c.value);
+      if (!numbers.has(key)) numbers.set(key, numbers.size + 1);
+      return tripleChip(numbers.get(key), c);
+    });
+    answer.append(sentenceNode(s, chips));
+  }
+  document.getElementById("evidence-title").textContent =
+    `Retrieved subgraph (${r.retrieved_total} triples${r.retrieved_total > r.retrieved.length ? `, first ${r.retrieved.length} shown` : ""})`;
+  const rows = r.retrieved.map((t) => {
+    const n = numbers.get(tripleKey(t.subject_id, t.property, t.value));
+    return el("tr", { class: n ? "cited" : "" }, el("td", {}, n ? `[${n}]` : ""), el("td", {}, `${t.subject} (${t.subject_id})`), el("td", {}, t.property), el("td", {}, t.value));
+  });
+  const table = el("table", { id: "retrieved" }, el("thead", {}, el("tr", {}, el("th", {}, "cited"), el("th", {}, "subject"), el("th", {}, "property"), el("th", {}, "value"))), el("tbody", {}, ...rows));
+  document.getElementById("evidence").append(table);
+}
+
+function renderQuotes(r) {
+  const answer = document.getElementById("answer");
+  const byIndex = new Map(r.quotes.map((q) => [q.index, q]));
+  for (const s of r.sentences) answer.append(sentenceNode(s, s.quotes.filter((i) => byIndex.has(i)).map((i) => quoteChip(byIndex.get(i)))));
+  document.getElementById("evidence-title").textContent = `Quotes (${r.quotes.length})`;
+  const list = el("ol", { id: "quotes" }, ...r.quotes.map((q) => el("li", { value: q.index }, el("span", { class: "p-source" }, q.source), " ", el("span", {}, q.text))));
+  document.getElementById("evidence").append(list);
+}
+
+async function showEntity(qid) {
+  const aside = document.getElementById("entity");
+  try {
+    const e = await getJSON(`/entities/${encodeURIComponent(qid)}`);
+    document.getElementById("entity-title").textContent = `${e.label} (${e.id}) — ${e.triples_total} triples`;
+    const body = document.getElementById("entity-triples");
+    body.replaceChildren(...e.triples.map((t) => el("tr", {}, el("td", {}, t.subject), el("td", {}, t.property), el("td", {}, t.value))));
+    aside.hidden = false;
+  } catch (err) {
+    setStatus(String(err.message || err), true);
+  }
+}
+
+async function ask(event) {
+  event.preventDefault();
+  const question = document.getElementById("question").value.trim();
+  if (!question) return;
+  const button = document.getElementById("ask");
+  button.disabled = true;
+  setStatus("answering…");
+  const t0 = performance.now();
+  try {
+    const r = await getJSON("/ask", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question, mode: document.getElementById("mode").value, source: document.getElementById("source").value }),
+    });
+    document.getElementById("answer").replaceChildren();
+    document.getElementById("evidence").replaceChildren();
+    document.getElementById("entity").hidden = true;
+    (r.kind === "quotes" ? renderQuotes : renderTriples)(r);
+    document.getElementById("result").hidden = false;
+    const na = r.sentences.filter((s) => s.na).length;
+    setStatus(`${r.sentences.length} sentence(s), ${na} [NA] · ${r.mode} · ${r.model} · ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    setStatus(String(err.message || err), true);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function init() {
+  document.getElementById("ask-form").addEventListener("submit", ask);
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest(".cite")) document.querySelectorAll(".cite.open").forEach((w) => w.classList.remove("open"));
+  });
+  try {
+    const h = await getJSON("/health");
+    for (const o of document.querySelectorAll("#source option")) o.disabled = !h.sources.includes(o.value);
+  } catch (err) {
+    setStatus(`server not ready: ${err.message || err}`, true);
+  }
+}
+
+init();
