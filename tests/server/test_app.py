@@ -1,0 +1,103 @@
+"""The HTTP API of a real `kgcite serve` (real store, real NLI, real SmolLM2 through llama.cpp)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from importlib import resources
+from pathlib import Path
+
+import httpx
+
+from tests.server.conftest import EVIL_LABEL
+from tests.test_cli import kgcite
+
+
+def test_health_and_openapi(evil_server: str) -> None:
+    h = httpx.get(f"{evil_server}/health").json()
+    assert h["status"] == "ok" and h["sources"] == ["kg"] and h["model"].startswith("llamacpp:")
+    spec = httpx.get(f"{evil_server}/openapi.json").json()
+    assert {"/ask", "/eval/citations", "/entities/{entity_id}", "/health"} <= set(spec["paths"])
+
+
+def test_ask_returns_the_attributed_answer_with_its_subgraph(evil_server: str) -> None:
+    r = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?"}, timeout=120)
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["kind"] == "triples" and a["linked"] == ["Q7259"]
+    cited = [c for s in a["sentences"] for c in s["citations"]]
+    assert {"qid": "Q7259", "property": "father", "value": EVIL_LABEL, "subject": "Ada Lovelace"} in cited
+    assert any(t["property"] == "father" and t["value"] == EVIL_LABEL for t in a["retrieved"])
+    assert a["retrieved_total"] == len(a["retrieved"])
+
+
+def test_entities(evil_server: str) -> None:
+    e = httpx.get(f"{evil_server}/entities/Q7259").json()
+    assert e["label"] == "Ada Lovelace" and {(t["property"], t["value"]) for t in e["triples"]} >= {("father", EVIL_LABEL), ("occupation", "mathematician")}
+    assert httpx.get(f"{evil_server}/entities/Q404").status_code == 404
+
+
+def test_bad_requests_get_clear_4xx(evil_server: str) -> None:
+    ask = f"{evil_server}/ask"
+    assert httpx.post(ask, json={"question": "   "}).status_code == 422
+    assert httpx.post(ask, json={"question": "x" * 1001}).status_code == 422
+    assert httpx.post(ask, json={"question": "x", "mode": "creative"}).status_code == 422
+    assert httpx.post(ask, json={"question": "x", "extra": 1}).status_code == 422
+    assert httpx.post(ask, content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+    docs = httpx.post(ask, json={"question": "x", "source": "docs"})
+    assert docs.status_code == 400 and "--docs" in docs.json()["detail"]
+    huge = httpx.post(ask, content=b"x" * 9_000_000, headers={"content-type": "application/json"})
+    assert huge.status_code == 413
+    bad = httpx.post(f"{evil_server}/eval/citations", json={"answers": [{"id": "a", "question": "q", "answer": "x", "kg": [], "minimum_knowledge": [["Q1", "p"]]}]})
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == {"msg": "answers[0]: minimum_knowledge[0]: expected [qid, property, value] strings", "index": 0, "field": "minimum_knowledge[0]"}
+
+
+def test_eval_citations_matches_the_cli(evil_server: str) -> None:
+    path = Path(str(resources.files("kgcite") / "data" / "samples" / "biokalma_sample_answers.jsonl"))
+    answers = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    r = httpx.post(f"{evil_server}/eval/citations", json={"answers": answers})
+    assert r.status_code == 200, r.text
+    cli = json.loads(kgcite("eval", "citations", "--answers", str(path), "--json").stdout)
+    assert r.json() == cli
+
+
+def test_reports_api(evil_server: str) -> None:
+    names = httpx.get(f"{evil_server}/reports").json()["reports"]
+    assert names == ["samples"]
+    rep = httpx.get(f"{evil_server}/reports/samples").json()
+    assert rep["images"] and rep["metrics"]["n_answers"] > 0 and "|" in rep["markdown"]
+    png = httpx.get(f"{evil_server}/reports/samples/files/{rep['images'][0]}")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    assert httpx.get(f"{evil_server}/reports/samples/files/..%2F..%2Fetc%2Fpasswd").status_code == 404
+
+
+def test_fifty_concurrent_questions_are_queued_not_refused(biokalma_server: str) -> None:
+    """50 different questions at once to the single local model: all answered, no 5xx."""
+    from kgcite.kg.loaders import read_biokalma, shipped_biokalma
+
+    people = dict.fromkeys(it.graph.entities[0].label for p in shipped_biokalma() for it in read_biokalma(p) if it.graph.entities)
+    questions = [f"Where was {name} born?" for name in list(people)[:50]]
+
+    async def one(client: httpx.AsyncClient, q: str) -> tuple[int, float]:
+        t0 = time.perf_counter()
+        r = await client.post(f"{biokalma_server}/ask", json={"question": q})
+        return r.status_code, time.perf_counter() - t0
+
+    async def main() -> list[tuple[int, float]]:
+        async with httpx.AsyncClient(timeout=600) as client:
+            return await asyncio.gather(*(one(client, q) for q in questions))
+
+    t0 = time.perf_counter()
+    results = asyncio.run(main())
+    wall = time.perf_counter() - t0
+    codes = [c for c, _ in results]
+    lat = sorted(s for _, s in results)
+    q = statistics.quantiles(lat, n=10)
+    batches = httpx.get(f"{biokalma_server}/health").json()["batches"]
+    print(f"\n50 concurrent /ask: wall {wall:.1f} s, latency p10 {q[0]:.1f} p50 {statistics.median(lat):.1f} "
+          f"p90 {q[8]:.1f} max {lat[-1]:.1f} s; {batches} model batches; status {sorted(set(codes))}")
+    assert codes == [200] * 50
+    assert batches < 50  # waiting questions were answered together

@@ -1,0 +1,122 @@
+"""The web page in a real headless Chromium (Debian's, driven by Playwright) against a real server."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import EVIL_LABEL, EVIL_VALUE
+
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("KGCITE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    exe = chromium_path()
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium (apt-get install chromium)")
+        pytest.skip("no chromium on this machine (apt-get install chromium, or set KGCITE_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.dialogs = []  # any alert() a label managed to run lands here
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    yield pg
+    context.close()
+
+
+def ask(page: Any, url: str, question: str) -> None:
+    page.goto(url + "/")
+    page.fill("#question", question)
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+
+
+def test_citation_chips_show_their_triples(page: Any, evil_server: str) -> None:
+    ask(page, evil_server, "Who was Ada Lovelace's father?")
+    chips = page.locator("#answer .chip")
+    assert chips.count() >= 1
+    father = page.locator(".cite", has=page.locator(".p-property", has_text="father")).first
+    pop = father.locator(".popover")
+    assert not pop.is_visible()
+    father.locator(".chip").click()
+    assert pop.is_visible()
+    assert pop.locator(".p-subject").inner_text() == "Ada Lovelace (Q7259)"
+    assert pop.locator(".p-property").inner_text() == "father"
+    assert pop.locator(".p-value").inner_text() == EVIL_LABEL
+    # the cited triple is marked in the retrieved subgraph, which lists the graph's triples
+    cited = page.locator("#retrieved tr.cited")
+    assert cited.count() >= 1 and EVIL_LABEL in cited.first.inner_text()
+    assert page.locator("#retrieved tbody tr").count() == 4
+    # the chip's entity button lists the entity's triples from GET /entities
+    pop.locator("button.link").click()
+    page.wait_for_selector("#entity:not([hidden])")
+    assert "Ada Lovelace (Q7259)" in page.locator("#entity-title").inner_text()
+
+
+def test_markup_in_labels_is_text_and_runs_nothing(page: Any, evil_server: str) -> None:
+    ask(page, evil_server, "Who was Ada Lovelace's father?")
+    page.locator("#answer .chip").first.click()
+    page.wait_for_timeout(300)  # give an injected onerror handler its chance
+    body = page.locator("body")
+    assert EVIL_LABEL in body.inner_text()  # shown, literally
+    assert EVIL_VALUE in page.locator("#retrieved").inner_text()
+    assert page.locator("main script, main img").count() == 0  # nothing became an element
+    assert page.dialogs == [] and page.evaluate("window.__xss") is None
+
+
+def test_na_sentences_are_flagged(page: Any, evil_server: str) -> None:
+    """Rendering only: a real answer of this server, with its second sentence marked [NA] as the
+    verify step marks one (the 135M model rarely writes an unsupported sentence on cue)."""
+    import httpx
+
+    answer = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?"}, timeout=120).json()
+    answer["sentences"].append({"text": "She was born on the Moon.", "na": True, "citations": []})
+    page.route("**/ask", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(answer)))
+    ask(page, evil_server, "Who was Ada Lovelace's father?")
+    na = page.locator("#answer .sentence.na")
+    assert na.count() == 1 and "She was born on the Moon." in na.inner_text() and "[NA]" in na.inner_text()
+    assert page.locator("#answer .sentence:not(.na)").count() == len(answer["sentences"]) - 1
+    assert "1 [NA]" in page.locator("#status").inner_text()
+
+
+def test_errors_are_shown(page: Any, evil_server: str) -> None:
+    page.goto(evil_server + "/")
+    page.fill("#question", "x" * 1000)
+    page.select_option("#source", "kg")
+    page.route("**/ask", lambda route: route.continue_(post_data=json.dumps({"question": "x", "mode": "poetry"})))
+    page.click("#ask")
+    page.wait_for_selector("#status.error")
+    assert page.locator("#status").inner_text().startswith("422")
+    assert page.locator("#source option[value=docs]").is_disabled()
+
+
+def test_report_page_renders_tables_and_plots(page: Any, evil_server: str) -> None:
+    page.goto(evil_server + "/report")
+    page.wait_for_selector("#report table")
+    assert page.locator("#report-list option").all_inner_texts() == ["samples"]
+    assert page.locator("#report table").count() >= 1 and page.locator("#report th").count() >= 2
+    img = page.locator("#report img").first
+    img.wait_for()
+    page.wait_for_function("() => [...document.querySelectorAll('#report img')].every(i => i.complete && i.naturalWidth > 0)")
+    assert img.evaluate("i => i.naturalWidth") > 100
