@@ -3,52 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.conftest import free_port
-from tests.test_cli import kgcite, kgcite_cmd
+from kgcite.server.launch import served
+from tests.test_cli import kgcite
 
 EVIL_LABEL = "Lord <script>alert(1)</script> Byron"
 EVIL_VALUE = '<img src=x onerror="window.__xss=1">'
-
-
-@contextmanager
-def served(*args: str, startup_s: float = 180.0) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "KGCITE_CACHE_DIR": os.environ.get("KGCITE_CACHE_DIR", "")}
-    proc = subprocess.Popen(
-        [*kgcite_cmd(), "serve", "--port", str(port), "--no-cache", *args],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + startup_s
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"kgcite serve exited {proc.returncode}: {proc.stdout.read() if proc.stdout else ''}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"kgcite serve not up after {startup_s} s")
-            time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="session")
@@ -78,13 +42,26 @@ def reports_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def evil_server(evil_store: Path, reports_dir: Path) -> Iterator[str]:
-    with served("--store", str(evil_store), "--reports", str(reports_dir)) as url:
+def evil_docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A page to quote; its escaped markup becomes literal text once parsed."""
+    d = tmp_path_factory.mktemp("docs")
+    (d / "ada.html").write_text(
+        "<html><body><p>Augusta Ada King, Countess of Lovelace, was an English mathematician and writer, chiefly known "
+        "for her work on Charles Babbage's proposed mechanical general-purpose computer, the Analytical Engine.</p>"
+        "<p>Ada Lovelace was the only legitimate child of the poet Lord Byron and the reformer Anne Isabella Milbanke; "
+        "her notes were signed &lt;script&gt;alert(3)&lt;/script&gt; by a prankster editor in this test page.</p></body></html>"
+    )
+    return d
+
+
+@pytest.fixture(scope="session")
+def evil_server(evil_store: Path, evil_docs: Path, reports_dir: Path) -> Iterator[str]:
+    with served(["--no-cache", "--store", str(evil_store), "--docs", str(evil_docs), "--reports", str(reports_dir)]) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def biokalma_server() -> Iterator[str]:
     """The default set-up: shipped BioKaLMA graph, SmolLM2 through embedded llama.cpp."""
-    with served() as url:
+    with served(["--no-cache"]) as url:
         yield url

@@ -17,7 +17,7 @@ from tests.test_cli import kgcite
 
 def test_health_and_openapi(evil_server: str) -> None:
     h = httpx.get(f"{evil_server}/health").json()
-    assert h["status"] == "ok" and h["sources"] == ["kg"] and h["model"].startswith("llamacpp:")
+    assert h["status"] == "ok" and h["sources"] == ["kg", "docs", "both"] and h["model"].startswith("llamacpp:")
     spec = httpx.get(f"{evil_server}/openapi.json").json()
     assert {"/ask", "/eval/citations", "/entities/{entity_id}", "/health"} <= set(spec["paths"])
 
@@ -33,6 +33,23 @@ def test_ask_returns_the_attributed_answer_with_its_subgraph(evil_server: str) -
     assert a["retrieved_total"] == len(a["retrieved"])
 
 
+def test_ask_from_documents_returns_quotes(evil_server: str) -> None:
+    r = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?", "source": "docs"}, timeout=300)
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["kind"] == "quotes" and a["quotes"] and all(q["kind"] == "document" for q in a["quotes"])
+    assert any("Lord Byron" in q["text"] for q in a["quotes"])
+    indices = {q["index"] for q in a["quotes"]}
+    assert all(set(s["quotes"]) <= indices for s in a["sentences"])
+    both = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?", "source": "both"}, timeout=300).json()
+    assert both["quotes"][0]["kind"] == "kg" and EVIL_LABEL in both["quotes"][0]["text"]
+
+
+def test_documents_need_a_server_started_with_them(biokalma_server: str) -> None:
+    docs = httpx.post(f"{biokalma_server}/ask", json={"question": "x", "source": "docs"})
+    assert docs.status_code == 400 and "--docs" in docs.json()["detail"]
+
+
 def test_entities(evil_server: str) -> None:
     e = httpx.get(f"{evil_server}/entities/Q7259").json()
     assert e["label"] == "Ada Lovelace" and {(t["property"], t["value"]) for t in e["triples"]} >= {("father", EVIL_LABEL), ("occupation", "mathematician")}
@@ -46,8 +63,6 @@ def test_bad_requests_get_clear_4xx(evil_server: str) -> None:
     assert httpx.post(ask, json={"question": "x", "mode": "creative"}).status_code == 422
     assert httpx.post(ask, json={"question": "x", "extra": 1}).status_code == 422
     assert httpx.post(ask, content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
-    docs = httpx.post(ask, json={"question": "x", "source": "docs"})
-    assert docs.status_code == 400 and "--docs" in docs.json()["detail"]
     huge = httpx.post(ask, content=b"x" * 9_000_000, headers={"content-type": "application/json"})
     assert huge.status_code == 413
     bad = httpx.post(f"{evil_server}/eval/citations", json={"answers": [{"id": "a", "question": "q", "answer": "x", "kg": [], "minimum_knowledge": [["Q1", "p"]]}]})

@@ -108,7 +108,23 @@ def test_errors_are_shown(page: Any, evil_server: str) -> None:
     page.click("#ask")
     page.wait_for_selector("#status.error")
     assert page.locator("#status").inner_text().startswith("422")
-    assert page.locator("#source option[value=docs]").is_disabled()
+
+
+def test_quote_chips_show_their_quotes(page: Any, evil_server: str) -> None:
+    page.goto(evil_server + "/")
+    page.select_option("#source", "docs")
+    page.fill("#question", "Who was Ada Lovelace's father?")
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+    quotes = page.locator("#quotes li")
+    assert quotes.count() >= 1 and "<script>alert(3)</script>" in page.locator("#quotes").inner_text()
+    chip = page.locator("#answer .chip").first
+    n = int(chip.inner_text())
+    chip.click()
+    pop = page.locator(".cite.open .popover")
+    assert pop.is_visible() and pop.locator(".p-source").inner_text().endswith("ada.html")
+    assert pop.locator(".p-quote").inner_text() == page.locator(f"#quotes li[value='{n}'] span").nth(1).inner_text()
+    assert page.dialogs == [] and page.locator("main script").count() == 0
 
 
 def test_report_page_renders_tables_and_plots(page: Any, evil_server: str) -> None:

@@ -1,0 +1,57 @@
+"""Start ``kgcite serve`` in a child process and wait until it answers ``/health``: for tests,
+benchmarks and scripts that drive the service as a user would."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def kgcite_command() -> list[str]:
+    exe = shutil.which("kgcite")
+    return [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
+
+
+@contextmanager
+def served(args: Sequence[str] = (), *, port: int | None = None, startup_s: float = 180.0) -> Iterator[str]:
+    """Yields the base URL of a running ``kgcite serve ARGS`` on 127.0.0.1; stops it afterwards."""
+    port = port or free_port()
+    proc = subprocess.Popen(
+        [*kgcite_command(), "serve", "--port", str(port), *args],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + startup_s
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read() if proc.stdout else ""
+                raise RuntimeError(f"kgcite serve exited with {proc.returncode}:\n{out}")
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"kgcite serve did not answer /health within {startup_s:.0f} s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
