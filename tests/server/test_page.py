@@ -136,3 +136,6 @@ def test_report_page_renders_tables_and_plots(page: Any, evil_server: str) -> No
     img.wait_for()
     page.wait_for_function("() => [...document.querySelectorAll('#report img')].every(i => i.complete && i.naturalWidth > 0)")
     assert img.evaluate("i => i.naturalWidth") > 100
+    # the answers path in the heading is a code span, built as text, not markup
+    title = page.locator("#report h2").first
+    assert title.locator("code").count() == 1 and "`" not in title.inner_text()

@@ -6,6 +6,11 @@ function cells(line) {
   return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim().replace(/^`(.*)`$/, "$1"));
 }
 
+// `code` spans become <code> elements; everything else stays a text node
+function inline(text) {
+  return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)).filter((x) => x !== "");
+}
+
 function renderMarkdown(md, name) {
   const out = [];
   const lines = md.split("\n");
@@ -18,7 +23,7 @@ function renderMarkdown(md, name) {
       out.push(el("pre", {}, code.join("\n")));
     } else if (/^#{1,6} /.test(line)) {
       const level = Math.min(6, line.indexOf(" ") + 1);
-      out.push(el(`h${level}`, {}, line.replace(/^#+ /, "")));
+      out.push(el(`h${level}`, {}, ...inline(line.replace(/^#+ /, ""))));
     } else if (line.trim().startsWith("|")) {
       const rows = [];
       for (; i < lines.length && lines[i].trim().startsWith("|"); i++) rows.push(lines[i]);
@@ -33,7 +38,7 @@ function renderMarkdown(md, name) {
         const file = img[2].split("/").pop();
         out.push(el("figure", {}, el("img", { src: imageURL(file), alt: img[1] }), el("figcaption", {}, img[1])));
       } else if (line.trim()) {
-        out.push(el("p", {}, line));
+        out.push(el("p", {}, ...inline(line)));
       }
     }
   }
