@@ -32,7 +32,7 @@ def kgcite_cmd() -> list[str]:
 
 
 def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*kgcite_cmd(), *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300)
+    return subprocess.run([*kgcite_cmd(), *args], check=False, capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300)
 
 
 def figure_2_record(id_: str = "fig2") -> dict[str, object]:

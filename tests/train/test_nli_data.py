@@ -53,3 +53,26 @@ def test_metaqa_pairs_are_deterministic_and_not_biokalma() -> None:
     bio_values = {t.object_value for t in biokalma_triples()}
     assert all(p.source == "metaqa" for p in a)
     assert sum(p.hypothesis.split(": ", 1)[1] in bio_values for p in a) < len(a) / 2
+
+
+def test_training_pairs_can_leave_out_many_valued_swaps() -> None:
+    """Another occupation than the person's is neutral in held-out sets and left out of training."""
+    triples = [
+        Triple("a", "Ann", "place of birth", "Rome"), Triple("a", "Ann", "occupation", "painter"),
+        Triple("a", "Ann", "occupation", "poet"), Triple("b", "Bob", "place of birth", "Paris"),
+        Triple("b", "Bob", "occupation", "singer"), Triple("c", "Cy", "place of birth", "Oslo"),
+        Triple("c", "Cy", "occupation", "painter"),
+    ]
+    own = {"Ann": {"painter", "poet"}, "Bob": {"singer"}, "Cy": {"painter"}}
+
+    def other_occupations(pairs: list) -> int:
+        n = 0
+        for p in pairs:
+            rel, value = p.hypothesis.split(": ", 1)
+            person = next(name for name in own if name in p.premise)
+            if p.label == "neutral" and rel == "occupation" and value in {"painter", "poet", "singer"}:
+                n += value not in own[person]
+        return n
+
+    assert other_occupations(kg_pairs(triples, n_premises=300, seed=1)) > 0
+    assert other_occupations(kg_pairs(triples, n_premises=300, seed=1, many_valued_swaps=False)) == 0

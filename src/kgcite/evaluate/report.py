@@ -108,9 +108,9 @@ def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
     )
     parts = [
         f"# Evaluation of `{source}`",
-        f"{metrics['n_answers']} answers, {metrics['n_citations']} citation triples, {metrics['n_alignment_pairs']} "
+        (f"{metrics['n_answers']} answers, {metrics['n_citations']} citation triples, {metrics['n_alignment_pairs']} "
         f"sentence–citation pairs; {metrics['n_failed']} failed items, {metrics['n_skipped']} bad lines skipped. "
-        f"Alignment judge: `{metrics['judge']}`. Scores in %.",
+        f"Alignment judge: `{metrics['judge']}`. Scores in %."),
         "## Citation evaluation",
         cit,
         "![metrics](metrics.png)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
+from typing import Self
 
 import httpx
 from pyoxigraph import (
@@ -60,7 +61,7 @@ class SparqlStore:
     def close(self) -> None:
         """Release connections or files; the base holds none."""
 
-    def __enter__(self) -> SparqlStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -36,9 +36,9 @@ def llm_rephraser(llm: LLM, max_tokens: int = 96) -> Callable[[list[str]], list[
 def training_pairs(*, n_kg: int = 4000, n_llm: int = 0, llm: LLM | None = None, seed: int = 0) -> list[LabelledPair]:
     """SICK train split + BioKaLMA attribution pairs (template, and LLM-phrased when an LLM is given)."""
     triples = biokalma_triples()
-    pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template", vary_claims=True)
+    pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template", vary_claims=True, many_valued_swaps=False)
     if n_llm and llm is not None:
-        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", vary_claims=True)
+        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", vary_claims=True, many_valued_swaps=False)
     return pairs
 
 
@@ -58,7 +58,7 @@ def score(model: CachedNLI, pairs: Sequence[LabelledPair]) -> dict[str, Any]:
 
 def train_nli(
     out_dir: str | Path,
-    config: TrainConfig = TrainConfig(),
+    config: TrainConfig | None = None,
     *,
     n_kg: int = 4000,
     n_llm: int = 0,
@@ -66,6 +66,7 @@ def train_nli(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Train, export to int8 ONNX in ``out_dir/onnx``, score on the held-out sets, write the card."""
+    config = config or TrainConfig()
     out = Path(out_dir)
     t0 = time.perf_counter()
     pairs = training_pairs(n_kg=n_kg, n_llm=n_llm, llm=llm, seed=config.seed)
@@ -115,7 +116,8 @@ and verification steps. Made by `kgcite train nli`; reproduce its scores with
     sentence stating 1–3 facts of an entity (relation templates, generic shapes, LLM rewrites
     that kept every value), hypothesis = `property: value`; labels from the graph (stated fact
     → entailment; value swapped on a functional property → contradiction; the value under
-    another property, an unstated fact, or another value of a many-valued property → neutral).
+    another property or an unstated fact → neutral; another value of a many-valued property is
+    left out, since SICK teaches the opposite for lists).
 - **Held out**: SICK pairs with `pair_ID % 5 == 0`; pairs generated the same way from MetaQA's
   movie graph with its own sentence phrasing (never trained on).
 - **Training**: {tr.get('epochs_completed', tr['config']['epochs'])} of {tr['config']['epochs']} scheduled epochs{' (' + tr['note'] + ')' if tr.get('note') else ''}, batch {tr['config']['batch_size']}, lr {tr['config']['lr']},
@@ -136,7 +138,8 @@ derivatives alike. BioKaLMA is S-Lab License 1.0 (non-commercial). The base mode
 
 Short English sentences; hypotheses shaped like `property: value`. Trained on people
 (BioKaLMA) and SICK's everyday scenes; films (MetaQA) are its held-out domain, where it often
-misses verb paraphrases of a property name ("X stars Y" for `starred actors: Y`, "a Horror film"
-for `has genre: Horror`). kgcite's alignment judge checks the value's presence first, so those
-pairs are still aligned there. Numbers and dates are matched as tokens, not compared as quantities.
+misses a verb paraphrase of a property name ("X stars Y" for `starred actors: Y`) and reads an
+unstated writer or tag as a contradiction. kgcite's alignment judge checks the value's presence
+first, so those entailments are still aligned there. Numbers and dates are matched as tokens, not
+compared as quantities.
 """

@@ -95,7 +95,7 @@ def spoken_date(value: str, rng: random.Random) -> str:
 #: the verbaliser's one sentence per relation.
 VARIANTS: dict[str, tuple[str, ...]] = {
     "occupation": ("{s} is a {o}.", "{s} was a well-known {o}.", "{s} made a living as a {o}."),
-    "genre": ("{s} is a {o} artist.", "{s} is known for {o}.", "{s} worked in the {o} genre."),
+    "genre": ("{s} is a {o} artist.", "{s} is known for {o}.", "{s} worked in the {o} genre.", "{s} is a {o} musician.", "{s} makes {o} music."),
     "notable works": ("{s} wrote {o}.", "{s} is known for {o}.", "{s} created {o}."),
     "award received": ("{s} won the {o}.", "{s} was awarded the {o}.", "{s} is a {o} winner."),
     "languages spoken": ("{s} speaks {o}.", "{s} was fluent in {o}."),
@@ -105,11 +105,10 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "father": ("{o} was the father of {s}.", "{s} was a child of {o}."),
     "mother": ("{o} was the mother of {s}.", "{s} was born to {o}."),
     "employer": ("{s} was employed by {o}.", "{s} joined the staff of {o}."),
-    "position held": ("{s} served as {o}.", "{s} was appointed {o}."),
     "field of work": ("{s} worked in the field of {o}.", "{s} specialised in {o}."),
     "member of political party": ("{s} belonged to the {o}.", "{s} joined the {o}."),
     "instrument": ("{s} plays the {o}.", "{s} performed on the {o}."),
-    "sport": ("{s} plays {o}.", "{s} competed in {o}."),
+    "sport": ("{s} plays {o}.", "{s} competed in {o}.", "{s} is a {o} player."),
     "residence": ("{s} resided in {o}.", "{s} made a home in {o}."),
     "country of citizenship": ("{s} held {o} citizenship.", "{s} is a national of {o}."),
     "religion": ("{s} practised {o}.", "{s} followed {o}."),
@@ -120,6 +119,38 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "date of death": ("{s} passed away on {o}.",),
     "place of birth": ("{s} is a native of {o}.", "{s} was born and raised in {o}."),
     "place of death": ("{s} passed away in {o}.",),
+    # a property named by a participle or a noun is usually stated with the finite verb
+    "position held": ("{s} held the post of {o}.", "{s} holds the office of {o}."),
+    "nominated for": ("{s} was a nominee for the {o}.", "{s} earned a nomination for the {o}."),
+    "influenced by": ("{o} influenced {s}.", "{s} drew on the work of {o}."),
+    "depicted by": ("{o} depicts {s}.", "{s} is portrayed in {o}."),
+    "participated in": ("{s} took part in {o}.", "{s} participates in {o}."),
+    "convicted of": ("{s} was found guilty of {o}.",),
+    "named after": ("{s} is named for {o}.", "{s} bears the name of {o}."),
+    "described by source": ("{o} describes {s}.", "{s} has an entry in {o}."),
+    "student of": ("{s} studied under {o}.", "{s} learned from {o}."),
+    "student": ("{s} taught {o}.", "{o} studied under {s}."),
+    "doctoral advisor": ("{s} did a doctorate under {o}.",),
+    "doctoral student": ("{s} supervised the doctorate of {o}.",),
+    "member of sports team": ("{s} plays for {o}.", "{s} played for {o}."),
+    "member of": ("{s} belongs to {o}.", "{s} joined {o}."),
+    "present in work": ("{s} appears in {o}.",),
+    "record label": ("{s} recorded for {o}.", "{s} signed with {o}."),
+    "work location": ("{s} works in {o}.", "{s} worked in {o}."),
+    "military branch": ("{s} served in the {o}.",),
+    "conflict": ("{s} fought in the {o}.",),
+    "military rank": ("{s} rose to the rank of {o}.",),
+    "academic degree": ("{s} earned a {o}.", "{s} holds a {o}."),
+    "medical condition": ("{s} suffered from {o}.",),
+    "relative": ("{s} is related to {o}.",),
+    "cohabitant": ("{s} lived with {o}.",),
+    "ethnic group": ("{s} is of {o} descent.",),
+    "movement": ("{s} was part of the {o}.",),
+    "noble title": ("{s} bore the title {o}.",),
+    "league": ("{s} plays in the {o}.",),
+    "position played on team": ("{s} plays as a {o}.",),
+    "succeeded by": ("{o} succeeded {s}.",),
+    "succeeds": ("{s} succeeded {o}.",),
 }
 
 
@@ -198,13 +229,17 @@ def kg_pairs(
     rephrase: Callable[[list[str]], list[str]] | None = None,
     source: str = "kg",
     vary_claims: bool = False,
+    many_valued_swaps: bool = True,
 ) -> list[LabelledPair]:
     """Labelled pairs about ``n_premises`` random entities of a graph, about one third per label.
 
     ``templates`` fixes the sentence for a triple (held-out sets use their own phrasing);
     ``rephrase`` (e.g. an LLM) rewrites premises in batch — a rewrite is kept only if every
     stated value is still there verbatim, so the labels stay true; ``vary_claims`` sometimes
-    names a one-word property as "has <property>" in the hypothesis.
+    names a one-word property as "has <property>" in the hypothesis. ``many_valued_swaps=False``
+    leaves out "another value of a many-valued property" neutrals: SICK, trained on alongside,
+    calls "plays a guitar" vs "plays a flute" a contradiction, so those pairs teach two
+    conventions at once; held-out sets keep them.
     """
     rng = random.Random(seed)
     by_subject: dict[str, list[Triple]] = defaultdict(list)
@@ -212,8 +247,8 @@ def kg_pairs(
     for t in triples:
         by_subject[t.subject_id].append(t)
         values_of[t.relation].append(t.object_value)
-    for rel in values_of:
-        values_of[rel] = sorted(set(values_of[rel]))
+    for rel, values in values_of.items():
+        values_of[rel] = sorted(set(values))
     functional = functional_relations(triples)
     relations = sorted(values_of)
     subjects = sorted(s for s, ts in by_subject.items() if len(ts) >= 2)
@@ -233,7 +268,7 @@ def kg_pairs(
         ]
     out: list[LabelledPair] = []
     for premise, stated, facts in drafts:
-        out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims))
+        out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims, many_valued_swaps))
     return out
 
 
@@ -247,6 +282,7 @@ def _labelled(
     rng: random.Random,
     source: str,
     vary_claims: bool,
+    many_valued_swaps: bool = True,
 ) -> list[LabelledPair]:
     """One premise's pairs: one or two entailments, a contradiction where the graph allows, a neutral."""
     crng = rng if vary_claims else None
@@ -267,7 +303,7 @@ def _labelled(
     if unstated:  # a true fact the sentence does not state
         t = rng.choice(unstated)
         neutral.append(_claim(t.relation, t.object_value, crng))
-    if swaps and fact.relation not in functional:  # another value of a many-valued property
+    if many_valued_swaps and swaps and fact.relation not in functional:  # another value of a many-valued property
         neutral.append(_claim(fact.relation, rng.choice(swaps), crng))
     if neutral:
         pairs.append(LabelledPair(premise, rng.choice(neutral), "neutral", source))
