@@ -35,7 +35,9 @@ def test_eval_all_json_report_and_resume(tmp_path: Path) -> None:
     assert "na_precision" not in metrics  # no absent set given
     assert {p.name for p in out.iterdir()} == {"report.md", "metrics.json", "metrics.png", "per_answer.jsonl"}
     assert (out / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "| Align. | Corr. |" in (out / "report.md").read_text()
+    report = (out / "report.md").read_text()
+    assert "| Align. | Corr. |" in report
+    assert f"# Evaluation of `{SAMPLES.name}`" in report and str(SAMPLES.parent) not in report  # served pages show no paths
     lines = (out / "per_answer.jsonl").read_text().splitlines()
     again = kgcite("eval", "all", "--answers", str(SAMPLES), "--out", str(out), "--json")
     assert json.loads(again.stdout) == metrics

@@ -33,7 +33,7 @@ def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
     if args.source in ("docs", "both") and not (args.docs or args.search_url):
         raise InputError("--docs", None, None, f"--source {args.source} needs documents: --docs FILE|DIR or --search-url URL")
     documents = (
-        runtime.documents(args.docs or (), search_url=args.search_url, extractor=args.extractor, top_k=args.quotes)
+        runtime.documents(args.docs or (), search_url=args.search_url, extractor=args.extractor, top_k=args.quotes, robots=not args.ignore_robots)
         if args.source in ("docs", "both")
         else None
     )
@@ -60,6 +60,7 @@ def add_quote_options(ask: argparse.ArgumentParser) -> None:
     )
     ask.add_argument("--docs", action="append", metavar="FILE|DIR", help="HTML/text files or folders to quote (repeatable)")
     ask.add_argument("--search-url", metavar="URL", help="a SearXNG instance (JSON API) to find web pages for the question")
+    ask.add_argument("--ignore-robots", action="store_true", help="fetch search results even where a site's robots.txt disallows kgcite (your own servers)")
     ask.add_argument("--extractor", choices=["window", "llm", "both", "none"], default="window",
                      help="evidence extractor beside the paragraph splitter (default: bi-encoder sentence windows)")
     ask.add_argument("--reranker", metavar="SPEC", help="cross-encoder: kgcite (default), hf:PATH, an ONNX folder, or none")

@@ -107,7 +107,7 @@ def cmd_eval_all(args: argparse.Namespace) -> int:
     shown = {k: metrics.get(v) for k, v in (("Align.", "alignment"), ("Corr.", "correctness"), ("Prec.", "precision_micro"),
                                             ("Rec.", "recall_micro"), ("F1.", "f1_micro"), ("[NA] P", "na_precision"), ("[NA] R", "na_recall"))}
     bar_chart(shown, f"Citation evaluation ({metrics['n_answers']} answers)", out / "metrics.png")
-    (out / "report.md").write_text(eval_report_markdown(metrics, args.answers))
+    (out / "report.md").write_text(eval_report_markdown(metrics, Path(args.answers).name))  # no server paths on a served page
     if args.json:
         print(json.dumps(metrics))
     else:

@@ -27,6 +27,7 @@ from kgcite.retrieve.documents import (
     DocumentCache,
     DocumentRetriever,
     LLMSpanExtractor,
+    RobotsRules,
     SearxngSearch,
     TwoStageRanker,
     WindowExtractor,
@@ -96,10 +97,16 @@ class Runtime:
         return ToGE(self.kg, HybridScorer(EmbeddingScorer(self.vectors)), linker=self.retriever.linker)
 
     def documents(
-        self, paths: Sequence[str | Path] = (), *, search_url: str | None = None, extractor: str = "window", top_k: int = 5
+        self,
+        paths: Sequence[str | Path] = (),
+        *,
+        search_url: str | None = None,
+        extractor: str = "window",
+        top_k: int = 5,
+        robots: bool = True,
     ) -> DocumentRetriever:
         """Adaptive retrieval over local files/folders and/or a SearXNG instance; parsed pages cached
-        beside the response cache (in memory with ``cache=None``)."""
+        beside the response cache (in memory with ``cache=None``); web pages only where robots.txt allows."""
         extractors: list[EvidenceExtractor] = []
         if extractor in ("window", "both"):
             extractors.append(WindowExtractor(self.vectors))
@@ -111,6 +118,7 @@ class Runtime:
             cache=DocumentCache(self.cache.with_name("documents.sqlite") if self.cache is not None else None),
             paths=paths,
             search=SearxngSearch(search_url) if search_url else None,
+            robots=RobotsRules() if robots else None,
         )
 
     def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:

@@ -15,7 +15,7 @@ import pytest
 
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, SearxngSearch, TwoStageRanker
-from kgcite.retrieve.documents.sources import cached_search
+from kgcite.retrieve.documents.sources import RobotsRules, cached_search
 from tests.conftest import free_port
 
 DOCS = Path(__file__).parent / "data" / "docs"
@@ -24,9 +24,21 @@ DOCS = Path(__file__).parent / "data" / "docs"
 class _Web(BaseHTTPRequestHandler):
     queries: ClassVar[list[str]] = []
     pages = 0
+    robots: ClassVar[tuple[int, str]] = (404, "")  # status and body of /robots.txt
+    robots_reads = 0
 
     def do_GET(self) -> None:
         url = urllib.parse.urlparse(self.path)
+        if url.path == "/robots.txt":
+            type(self).robots_reads += 1
+            status, text = type(self).robots
+            body = text.encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if url.path == "/search":
             args = urllib.parse.parse_qs(url.query)
             type(self).queries.append(args["q"][0])
@@ -55,7 +67,7 @@ class _Web(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def web() -> Iterator[str]:
-    _Web.queries, _Web.pages = [], 0
+    _Web.queries, _Web.pages, _Web.robots, _Web.robots_reads = [], 0, (404, ""), 0
     server = ThreadingHTTPServer(("127.0.0.1", free_port()), _Web)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
@@ -86,3 +98,26 @@ def test_search_fetch_and_cache_over_http(web: str, embedder: OnnxMiniLM, tmp_pa
     assert second_hits == 3 and again == sources  # the search result and both pages from the cache
     assert len(_Web.queries) == 2 and _Web.pages == 2  # 1 direct search + 1 through the retriever; nothing refetched
     assert cached_search(backend, question, 10, DocumentCache(db))[1] is True
+
+
+def test_robots_txt_is_obeyed(web: str, embedder: OnnxMiniLM) -> None:
+    _Web.robots = (200, "User-agent: *\nDisallow: /private/\n\nUser-agent: kgcite\nDisallow: /volcanoes.html\n")
+    errors: list[tuple[str, str]] = []
+    retriever = DocumentRetriever(
+        TwoStageRanker(embedder, None), search=SearxngSearch(web), on_error=lambda source, exc: errors.append((source, str(exc)))
+    )
+    sources = {q.passage.source for q in retriever.retrieve("Where did Stephen Crane die?").quotes}
+    assert _Web.pages == 1 and sources == {f"{web}/crane.html"}  # the disallowed page was never requested
+    assert any(src.endswith("volcanoes.html") and "robots.txt" in msg for src, msg in errors)
+    retriever.retrieve("Where was Stephen Crane born?")
+    assert _Web.robots_reads == 1  # read once per site, not per page or question
+
+    ignoring = DocumentRetriever(TwoStageRanker(embedder, None), search=SearxngSearch(web), robots=None)
+    ignoring.retrieve("Where did Stephen Crane die?")
+    assert _Web.pages == 3 and _Web.robots_reads == 1  # its own cache: both pages fetched, robots.txt never read
+
+
+@pytest.mark.parametrize(("status", "allowed"), [(404, True), (403, False), (500, False)])
+def test_robots_txt_errors(web: str, status: int, allowed: bool) -> None:
+    _Web.robots = (status, "")
+    assert RobotsRules().allowed(f"{web}/crane.html") is allowed

@@ -4,7 +4,14 @@ from kgcite.retrieve.documents.extract import LLMSpanExtractor, WindowExtractor,
 from kgcite.retrieve.documents.model import Document, DocumentRetrieval, Passage, Quote
 from kgcite.retrieve.documents.rank import TwoStageRanker, deduplicate
 from kgcite.retrieve.documents.retriever import DocumentRetriever
-from kgcite.retrieve.documents.sources import DocumentCache, SearchBackend, SearchHit, SearxngSearch, fetch_documents
+from kgcite.retrieve.documents.sources import (
+    DocumentCache,
+    RobotsRules,
+    SearchBackend,
+    SearchHit,
+    SearxngSearch,
+    fetch_documents,
+)
 from kgcite.retrieve.documents.split import ParagraphSplitter
 
 __all__ = [
@@ -16,6 +23,7 @@ __all__ = [
     "ParagraphSplitter",
     "Passage",
     "Quote",
+    "RobotsRules",
     "SearchBackend",
     "SearchHit",
     "SearxngSearch",

@@ -16,7 +16,14 @@ from pathlib import Path
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.documents.model import Document, DocumentRetrieval, Passage
 from kgcite.retrieve.documents.rank import TwoStageRanker
-from kgcite.retrieve.documents.sources import DocumentCache, SearchBackend, cached_search, fetch_documents, local_files
+from kgcite.retrieve.documents.sources import (
+    DocumentCache,
+    RobotsRules,
+    SearchBackend,
+    cached_search,
+    fetch_documents,
+    local_files,
+)
 from kgcite.retrieve.documents.split import ParagraphSplitter
 
 
@@ -35,6 +42,7 @@ class DocumentRetriever:
     search_k: int = 10
     workers: int = 8
     on_error: Callable[[str, Exception], None] = _warn  # a source that cannot be read is reported and skipped
+    robots: RobotsRules | None = field(default_factory=RobotsRules)  # None: ignore robots.txt (your own servers)
 
     def locate(self, question: str) -> tuple[list[Path | str], int]:
         """Files and URLs to read for this question, and how many search results came from the cache."""
@@ -55,7 +63,7 @@ class DocumentRetriever:
     def retrieve(self, question: str) -> DocumentRetrieval:
         t0 = time.perf_counter()
         where, search_hits = self.locate(question)
-        docs, doc_hits = fetch_documents(where, self.cache, workers=self.workers, on_error=self.on_error)
+        docs, doc_hits = fetch_documents(where, self.cache, workers=self.workers, on_error=self.on_error, robots=self.robots)
         t1 = time.perf_counter()
         passages = self.candidates(question, docs)
         t2 = time.perf_counter()

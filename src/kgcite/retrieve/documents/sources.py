@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import urllib.error
 import urllib.parse
 import urllib.request
+import urllib.robotparser
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from kgcite.retrieve.documents.model import Document
 
 TEXT_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".txt", ".md", ".text"})
 MAX_BYTES = 5_000_000
+USER_AGENT = "kgcite/0.1 (+research; document retrieval)"
 
 
 def parse(source: str, raw: str, *, as_html: bool | None = None) -> Document:
@@ -55,8 +58,48 @@ def read_local(path: Path) -> Document:
     return parse(str(path), raw, as_html=path.suffix.lower() in (".html", ".htm", ".xhtml") or None)
 
 
-def fetch_url(url: str, timeout: float = 10.0) -> Document:
-    req = urllib.request.Request(url, headers={"User-Agent": "kgcite/0.1 (+research; document retrieval)"})
+class RobotsRules:
+    """Each site's robots.txt, read once and obeyed for kgcite's user agent, so a retriever
+    pointed at the open web fetches only what the site allows. Thread-safe."""
+
+    def __init__(self, user_agent: str = USER_AGENT, timeout: float = 10.0) -> None:
+        self.user_agent, self.timeout = user_agent, timeout
+        self._sites: dict[str, urllib.robotparser.RobotFileParser] = {}
+        self._site_locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def allowed(self, url: str) -> bool:
+        parts = urllib.parse.urlsplit(url)
+        site = f"{parts.scheme}://{parts.netloc}"
+        with self._lock:
+            site_lock = self._site_locks.setdefault(site, threading.Lock())
+        with site_lock:  # pages of one site fetched in parallel wait for one read of its rules
+            if site not in self._sites:
+                self._sites[site] = self._read(site)
+            rules = self._sites[site]
+        return rules.can_fetch(self.user_agent, url)
+
+    def _read(self, site: str) -> urllib.robotparser.RobotFileParser:
+        """As crawlers do: 401/403 or a server error forbid the site, another 4xx or no answer
+        means no rules (the page fetch then reports its own error)."""
+        rules = urllib.robotparser.RobotFileParser(f"{site}/robots.txt")
+        req = urllib.request.Request(rules.url, headers={"User-Agent": self.user_agent})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                rules.parse(resp.read(500_000).decode("utf-8", errors="replace").splitlines())
+        except urllib.error.HTTPError as exc:
+            rules.disallow_all = exc.code in (401, 403) or exc.code >= 500
+            rules.allow_all = not rules.disallow_all
+        except OSError:
+            rules.allow_all = True
+        return rules
+
+
+def fetch_url(url: str, timeout: float = 10.0, robots: RobotsRules | None = None) -> Document:
+    """A web page as a document; with ``robots``, only when the site's robots.txt allows it."""
+    if robots is not None and not robots.allowed(url):
+        raise ValueError(f"{url}: disallowed by the site's robots.txt for {robots.user_agent.split('/')[0]}")
+    req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     with urllib.request.urlopen(req, timeout=timeout) as resp:
         kind = resp.headers.get_content_type()
         if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
@@ -112,10 +155,12 @@ def fetch_documents(
     *,
     workers: int = 8,
     on_error: Callable[[str, Exception], None] | None = None,
+    robots: RobotsRules | None = None,
 ) -> tuple[list[Document], int]:
     """Read (files) or download (``http(s)://`` URLs) and parse, in parallel; ``(documents, cache hits)``.
 
-    A source that fails is reported to ``on_error`` and left out; the others are still returned."""
+    A source that fails is reported to ``on_error`` and left out; the others are still returned.
+    With ``robots``, a URL its site's robots.txt disallows is such a failure."""
     keys: list[str] = []
     kept: list[Path | str] = []
     for loc in locations:
@@ -131,7 +176,7 @@ def fetch_documents(
 
     def load(loc: Path | str) -> Document:
         s = str(loc)
-        return fetch_url(s) if s.startswith(("http://", "https://")) else read_local(Path(loc))
+        return fetch_url(s, robots=robots) if s.startswith(("http://", "https://")) else read_local(Path(loc))
 
     fresh: dict[str, Document] = {}
     if todo:
