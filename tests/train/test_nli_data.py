@@ -22,13 +22,17 @@ def test_sick_split_is_fixed_and_disjoint() -> None:
     assert set(label_counts(test)) == {"entailment", "neutral", "contradiction"}
 
 
+# a functional property (place of birth) and a many-valued one (occupation)
+PEOPLE = [
+    Triple("a", "Ann", "place of birth", "Rome"), Triple("a", "Ann", "occupation", "painter"),
+    Triple("a", "Ann", "occupation", "poet"), Triple("b", "Bob", "place of birth", "Paris"),
+    Triple("b", "Bob", "occupation", "singer"), Triple("c", "Cy", "place of birth", "Oslo"),
+    Triple("c", "Cy", "occupation", "painter"),
+]
+
+
 def test_kg_pair_labels_follow_the_graph() -> None:
-    triples = [
-        Triple("a", "Ann", "place of birth", "Rome"), Triple("a", "Ann", "occupation", "painter"),
-        Triple("a", "Ann", "occupation", "poet"), Triple("b", "Bob", "place of birth", "Paris"),
-        Triple("b", "Bob", "occupation", "singer"), Triple("c", "Cy", "place of birth", "Oslo"),
-        Triple("c", "Cy", "occupation", "painter"),
-    ]
+    triples = PEOPLE
     assert functional_relations(triples) == frozenset({"place of birth"})
     pairs = kg_pairs(triples, n_premises=200, seed=1)
     for p in pairs:
@@ -57,12 +61,7 @@ def test_metaqa_pairs_are_deterministic_and_not_biokalma() -> None:
 
 def test_training_pairs_can_leave_out_many_valued_swaps() -> None:
     """Another occupation than the person's is neutral in held-out sets and left out of training."""
-    triples = [
-        Triple("a", "Ann", "place of birth", "Rome"), Triple("a", "Ann", "occupation", "painter"),
-        Triple("a", "Ann", "occupation", "poet"), Triple("b", "Bob", "place of birth", "Paris"),
-        Triple("b", "Bob", "occupation", "singer"), Triple("c", "Cy", "place of birth", "Oslo"),
-        Triple("c", "Cy", "occupation", "painter"),
-    ]
+    triples = PEOPLE
     own = {"Ann": {"painter", "poet"}, "Bob": {"singer"}, "Cy": {"painter"}}
 
     def other_occupations(pairs: list) -> int:
