@@ -12,6 +12,7 @@ import platform
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 from kgcite.bench.metaqa import MetaQAQuestion, read_questions
 from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import read_tsv, shipped_data
+from kgcite.kg.model import Triple
 from kgcite.models.embed import Embedder
 from kgcite.models.rerank import OnnxReranker, Reranker
 from kgcite.retrieve.documents.rank import FUSION_WEIGHT, fuse
@@ -41,9 +43,15 @@ def metaqa_queries(questions: Sequence[MetaQAQuestion]) -> list[Query]:
     return out
 
 
+@cache
+def _metaqa_graph() -> tuple[Triple, ...]:
+    """The movie graph, parsed once for the train, dev and held-out sets."""
+    return tuple(read_tsv(shipped_data("metaqa", "kb.txt")))
+
+
 def _metaqa(hops: int, n: int, seed: int, source: str) -> list[LabelledPair]:
     """Test-split questions (only they carry the qtype that names the asked relation)."""
-    triples = list(read_tsv(shipped_data("metaqa", "kb.txt")))
+    triples = list(_metaqa_graph())
     questions = read_questions(hops, "test")
     return relevance_pairs(triples, metaqa_template, n_queries=n, seed=seed, questions=metaqa_queries(questions), source=source)
 
