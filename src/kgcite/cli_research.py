@@ -47,7 +47,7 @@ def cmd_train_nli(args: argparse.Namespace) -> int:
 
     config = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed)
     llm = runtime_from_args(args).llm if args.llm_premises else None
-    summary = train_nli(args.out, config, n_kg=args.kg_premises, n_llm=args.llm_premises, llm=llm)
+    summary = train_nli(args.out, config, n_kg=args.kg_premises, n_llm=args.llm_premises, llm=llm, inflect_rate=args.inflect_rate)
     rows = [
         (name, s["n"], s["accuracy"], s["entailment_binary_accuracy"]) for name, s in summary["scores"].items()
     ]
@@ -203,6 +203,10 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     _train_options(tn, epochs=2, lr=6e-5)  # the defaults are the shipped model's recipe
     tn.add_argument("--kg-premises", type=int, default=4000, help="template premises from the BioKaLMA graphs (default 4000)")
     tn.add_argument("--llm-premises", type=int, default=400, help="premises rewritten by the LLM (default 400; 0 for none)")
+    tn.add_argument(
+        "--inflect-rate", type=float, default=0.0, metavar="P",
+        help='share of KG hypotheses whose property is named in another inflection ("stars actors" for "starred actors"); default 0',
+    )
     _llm_options(tn)
     tn.set_defaults(func=cmd_train_nli)
 

@@ -14,6 +14,7 @@ from kgcite.evaluate.classification import classification_report
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.models.nli import LABELS, CachedNLI, OnnxNLI
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
+from kgcite.train.inflect import Inflector
 from kgcite.train.nli_data import LabelledPair, biokalma_triples, kg_pairs, label_counts, metaqa_pairs, sick_split
 
 REPHRASE_PROMPT = (
@@ -33,12 +34,18 @@ def llm_rephraser(llm: LLM, max_tokens: int = 96) -> Callable[[list[str]], list[
     return rephrase
 
 
-def training_pairs(*, n_kg: int = 4000, n_llm: int = 0, llm: LLM | None = None, seed: int = 0) -> list[LabelledPair]:
-    """SICK train split + BioKaLMA attribution pairs (template, and LLM-phrased when an LLM is given)."""
+def training_pairs(
+    *, n_kg: int = 4000, n_llm: int = 0, llm: LLM | None = None, seed: int = 0, inflect_rate: float = 0.0
+) -> list[LabelledPair]:
+    """SICK train split + BioKaLMA attribution pairs (template, and LLM-phrased when an LLM is
+    given); ``inflect_rate`` of the attribution hypotheses name their property in another
+    inflection (:mod:`kgcite.train.inflect`)."""
     triples = biokalma_triples()
-    pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template", vary_claims=True, many_valued_swaps=False)
+    inflect = Inflector().variants if inflect_rate > 0 else None
+    common: dict[str, Any] = {"vary_claims": True, "many_valued_swaps": False, "inflect": inflect, "inflect_rate": inflect_rate}
+    pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template", **common)
     if n_llm and llm is not None:
-        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", vary_claims=True, many_valued_swaps=False)
+        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", **common)
     return pairs
 
 
@@ -63,13 +70,14 @@ def train_nli(
     n_kg: int = 4000,
     n_llm: int = 0,
     llm: LLM | None = None,
+    inflect_rate: float = 0.0,
     progress: bool = True,
 ) -> dict[str, Any]:
     """Train, export to int8 ONNX in ``out_dir/onnx``, score on the held-out sets, write the card."""
     config = config or TrainConfig()
     out = Path(out_dir)
     t0 = time.perf_counter()
-    pairs = training_pairs(n_kg=n_kg, n_llm=n_llm, llm=llm, seed=config.seed)
+    pairs = training_pairs(n_kg=n_kg, n_llm=n_llm, llm=llm, seed=config.seed, inflect_rate=inflect_rate)
     t_data = time.perf_counter() - t0
     hf_dir = train_cross_encoder(pairs, LABELS, out, config, progress=ProgressPrinter("train nli") if progress else None)
     t_train = time.perf_counter() - t0 - t_data
@@ -81,7 +89,7 @@ def train_nli(
     for p in pairs:
         sources[p.source] = sources.get(p.source, 0) + 1
     summary = {
-        "train": {"n": len(pairs), "labels": label_counts(pairs), "sources": sources, "config": asdict(config)},
+        "train": {"n": len(pairs), "labels": label_counts(pairs), "sources": sources, "config": asdict(config), "inflect_rate": inflect_rate},
         "seconds": {"data": round(t_data, 1), "train": round(t_train, 1)},
         "machine": f"{platform.machine()}, {config.threads} threads",
         "scores": scores,

@@ -230,6 +230,8 @@ def kg_pairs(
     source: str = "kg",
     vary_claims: bool = False,
     many_valued_swaps: bool = True,
+    inflect: Callable[[str], Sequence[str]] | None = None,
+    inflect_rate: float = 0.3,
 ) -> list[LabelledPair]:
     """Labelled pairs about ``n_premises`` random entities of a graph, about one third per label.
 
@@ -239,7 +241,9 @@ def kg_pairs(
     names a one-word property as "has <property>" in the hypothesis. ``many_valued_swaps=False``
     leaves out "another value of a many-valued property" neutrals: SICK, trained on alongside,
     calls "plays a guitar" vs "plays a flute" a contradiction, so those pairs teach two
-    conventions at once; held-out sets keep them.
+    conventions at once; held-out sets keep them. ``inflect`` gives other inflections of a
+    property name (:class:`kgcite.train.inflect.Inflector`); that share of the hypotheses, drawn
+    with a generator of its own so the rest of the data stays the same, name their property so.
     """
     rng = random.Random(seed)
     by_subject: dict[str, list[Triple]] = defaultdict(list)
@@ -269,6 +273,18 @@ def kg_pairs(
     out: list[LabelledPair] = []
     for premise, stated, facts in drafts:
         out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims, many_valued_swaps))
+    return out if inflect is None else _inflected(out, inflect, inflect_rate, random.Random(f"inflect-{seed}"))
+
+
+def _inflected(
+    pairs: list[LabelledPair], inflect: Callable[[str], Sequence[str]], rate: float, rng: random.Random
+) -> list[LabelledPair]:
+    """``rate`` of the pairs with their property named in another inflection; labels unchanged."""
+    out: list[LabelledPair] = []
+    for p in pairs:
+        label, sep, value = p.hypothesis.partition(": ")
+        variants = inflect(label) if sep and rng.random() < rate else ()
+        out.append(LabelledPair(p.premise, f"{rng.choice(variants)}: {value}", p.label, p.source) if variants else p)
     return out
 
 

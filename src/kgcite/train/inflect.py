@@ -1,0 +1,97 @@
+"""Property names with their words inflected otherwise ("starred actors" → "stars actors").
+
+Graphs name properties with participles and plurals ("starred actors", "award received"), while
+sentences state the same facts with finite verbs ("X stars Y"). A model trained only on names
+whose words also occur in the premise learns to match surface tokens; showing it names in other
+inflections of the same lemmas teaches it to match the lemma. Only regular inflections are made,
+and only for words whose own form is a regular inflection of their lemma, so "born" (bear) and
+"spoken" (speak) are left alone rather than turned into "beared" or "speaked".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from kgcite.models.ner import SPACY_MODEL
+
+_VOWELS = set("aeiou")
+
+
+def _short_cvc(w: str) -> bool:
+    """One-syllable consonant–vowel–consonant words double their last letter (star → starred)."""
+    return len(w) <= 4 and len(w) >= 3 and w[-1] not in _VOWELS | set("wxy") and w[-2] in _VOWELS and w[-3] not in _VOWELS
+
+
+def plural(w: str) -> str:
+    """Also the third person singular of a verb."""
+    if w.endswith(("s", "x", "z", "ch", "sh")):
+        return w + "es"
+    if w.endswith("y") and len(w) > 1 and w[-2] not in _VOWELS:
+        return w[:-1] + "ies"
+    return w + "s"
+
+
+def past(w: str) -> str:
+    if w.endswith("e"):
+        return w + "d"
+    if w.endswith("y") and len(w) > 1 and w[-2] not in _VOWELS:
+        return w[:-1] + "ied"
+    return w + w[-1] + "ed" if _short_cvc(w) else w + "ed"
+
+
+def gerund(w: str) -> str:
+    if w.endswith("ie"):
+        return w[:-2] + "ying"
+    if w.endswith("e") and not w.endswith(("ee", "ye", "oe")):
+        return w[:-1] + "ing"
+    return w + w[-1] + "ing" if _short_cvc(w) else w + "ing"
+
+
+#: Nouns whose plural is not regular.
+_IRREGULAR_NOUNS = frozenset({"child", "man", "woman", "person", "thesis", "alma", "foot", "tooth"})
+
+
+def word_forms(text: str, lemma: str, pos: str) -> frozenset[str]:
+    """The regular forms of a word's lemma: a verb only where the word is visibly inflected
+    (a tagger reads bare labels like "genre" as verbs), a noun unless its plural is irregular."""
+    text, lemma = text.lower(), lemma.lower()
+    if pos in ("VERB", "AUX") and text != lemma:
+        forms = frozenset({lemma, plural(lemma), past(lemma), gerund(lemma)})
+    elif pos == "NOUN" and lemma not in _IRREGULAR_NOUNS:
+        forms = frozenset({lemma, plural(lemma)})
+    else:
+        return frozenset()
+    return forms if text in forms else frozenset()  # irregular ("born" of bear): leave it
+
+
+def label_variants(tokens: Iterable[tuple[str, str, str, str]]) -> list[str]:
+    """Every label made by changing one word of ``(text, whitespace, lemma, pos)`` tokens to
+    another regular form of its lemma."""
+    toks = list(tokens)
+    out: list[str] = []
+    for i, (text, _, lemma, pos) in enumerate(toks):
+        for form in sorted(word_forms(text, lemma, pos) - {text.lower()}):
+            out.append("".join((form if j == i else t) + ws for j, (t, ws, _, _) in enumerate(toks)))
+    return out
+
+
+class Inflector:
+    """Label variants through spaCy's tagger and lemmatizer, loaded once, cached per label."""
+
+    def __init__(self, model: str = SPACY_MODEL) -> None:
+        self.model = model
+        self._nlp: Any = None
+
+    def variants(self, label: str) -> list[str]:
+        return list(self._variants(label))
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - one Inflector per training run; labels are few
+    def _variants(self, label: str) -> tuple[str, ...]:
+        if self._nlp is None:
+            import spacy
+
+            self._nlp = spacy.load(self.model, exclude=["parser", "ner"])
+        doc = self._nlp(label)
+        return tuple(label_variants((t.text, t.whitespace_, t.lemma_, t.pos_) for t in doc))
