@@ -109,6 +109,13 @@ def model_card(summary: dict[str, Any]) -> str:
         for name, v in s.items()
     )
     src = ", ".join(f"{k}: {v}" for k, v in tr["sources"].items())
+    rate = tr.get("inflect_rate", 0.0)
+    inflected = (
+        f"; {rate:.0%} of these hypotheses name the property in another regular inflection of its"
+        ' words ("award receives", "places of birth")'
+        if rate
+        else ""
+    )
     return f"""# kgcite NLI cross-encoder (int8 ONNX)
 
 A 3-way NLI classifier (entailment / neutral / contradiction) for kgcite's alignment, `[NA]`
@@ -125,7 +132,7 @@ and verification steps. Made by `kgcite train nli`; reproduce its scores with
     that kept every value), hypothesis = `property: value`; labels from the graph (stated fact
     → entailment; value swapped on a functional property → contradiction; the value under
     another property or an unstated fact → neutral; another value of a many-valued property is
-    left out, since SICK teaches the opposite for lists).
+    left out, since SICK teaches the opposite for lists){inflected}.
 - **Held out**: SICK pairs with `pair_ID % 5 == 0`; pairs generated the same way from MetaQA's
   movie graph with its own sentence phrasing (never trained on).
 - **Training**: {tr.get('epochs_completed', tr['config']['epochs'])} of {tr['config']['epochs']} scheduled epochs{' (' + tr['note'] + ')' if tr.get('note') else ''}, batch {tr['config']['batch_size']}, lr {tr['config']['lr']},
