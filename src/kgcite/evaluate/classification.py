@@ -62,3 +62,14 @@ def classification_report(gold: Sequence[str], pred: Sequence[str], labels: Sequ
     present = [label for i, label in enumerate(labels) if sum(m[i])]
     macro = sum(f1[label] for label in present) / len(present) if present else 0.0
     return ClassificationReport(tuple(labels), n, acc, f1, acc, macro, tuple(tuple(r) for r in m))
+
+
+def false_acceptance(gold: Sequence[str], pred: Sequence[str], positive: str = "entailment") -> float:
+    """Share of the pairs whose gold label is not ``positive`` that were predicted ``positive``.
+
+    For a verifier this is the costly error (a wrong claim passes), which accuracy hides when
+    recall rises at the same time."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
+    negatives = [p for g, p in zip(gold, pred, strict=True) if g != positive]
+    return sum(p == positive for p in negatives) / len(negatives) if negatives else 0.0
