@@ -82,16 +82,16 @@ class RobotsRules:
     def _read(self, site: str) -> urllib.robotparser.RobotFileParser:
         """As crawlers do: 401/403 or a server error forbid the site, another 4xx or no answer
         means no rules (the page fetch then reports its own error)."""
-        rules = urllib.robotparser.RobotFileParser(f"{site}/robots.txt")
-        req = urllib.request.Request(rules.url, headers={"User-Agent": self.user_agent})
+        url = f"{site}/robots.txt"
+        rules = urllib.robotparser.RobotFileParser(url)
+        req = urllib.request.Request(url, headers={"User-Agent": self.user_agent})
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                 rules.parse(resp.read(500_000).decode("utf-8", errors="replace").splitlines())
-        except urllib.error.HTTPError as exc:
-            rules.disallow_all = exc.code in (401, 403) or exc.code >= 500
-            rules.allow_all = not rules.disallow_all
+        except urllib.error.HTTPError as exc:  # rules written out, not the parser's private flags
+            rules.parse(["User-agent: *", "Disallow: /"] if exc.code in (401, 403) or exc.code >= 500 else [])
         except OSError:
-            rules.allow_all = True
+            rules.parse([])
         return rules
 
 
