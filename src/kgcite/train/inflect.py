@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from kgcite.models.ner import SPACY_MODEL
+from kgcite.models.ner import SPACY_MODEL, load_spacy
 
 _VOWELS = set("aeiou")
 
@@ -49,7 +49,7 @@ def gerund(w: str) -> str:
     return w + w[-1] + "ing" if _short_cvc(w) else w + "ing"
 
 
-#: Nouns whose plural is not regular.
+#: Nouns whose plural is not regular, and "alma" of the Latin "alma mater".
 _IRREGULAR_NOUNS = frozenset({"child", "man", "woman", "person", "thesis", "alma", "foot", "tooth"})
 
 
@@ -90,8 +90,6 @@ class Inflector:
     @lru_cache(maxsize=4096)  # noqa: B019 - one Inflector per training run; labels are few
     def _variants(self, label: str) -> tuple[str, ...]:
         if self._nlp is None:
-            import spacy
-
-            self._nlp = spacy.load(self.model, exclude=["parser", "ner"])
+            self._nlp = load_spacy(self.model, exclude=["parser", "ner"])
         doc = self._nlp(label)
         return tuple(label_variants((t.text, t.whitespace_, t.lemma_, t.pos_) for t in doc))
