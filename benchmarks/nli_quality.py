@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from kgcite.evaluate.classification import classification_report, false_acceptance
+from kgcite.evaluate.classification import binary_accuracy, classification_report, false_acceptance
 from kgcite.evaluate.report import format_table
 from kgcite.evaluate.support import states_value
 from kgcite.models.nli import LABELS, load_nli
@@ -31,12 +31,10 @@ def main() -> None:
         gold = [p.label for p in pairs]
         pred = ["entailment" if states_value(p.premise, p.hypothesis.split(": ", 1)[-1]) else "neutral" for p in pairs]
         b = classification_report(gold, pred, LABELS)
-        binary = sum((g == "entailment") == (q == "entailment") for g, q in zip(gold, pred, strict=True)) / len(gold)
-        rows.append((name, "value-occurs rule (baseline)", b.n, b.accuracy, binary, false_acceptance(gold, pred), *(b.f1[l] for l in LABELS), "-"))
+        rows.append((name, "value-occurs rule (baseline)", b.n, b.accuracy, binary_accuracy(gold, pred), false_acceptance(gold, pred), *(b.f1[l] for l in LABELS), "-"))
         model_ent = [r.label == "entailment" for r in model.predict([p.premise for p in pairs], [p.hypothesis for p in pairs])]
         judged = ["entailment" if v == "entailment" or m else "neutral" for v, m in zip(pred, model_ent, strict=True)]
-        either = sum((g == "entailment") == (j == "entailment") for g, j in zip(gold, judged, strict=True)) / len(gold)
-        rows.append((name, "value or model (alignment judge)", len(gold), None, either, false_acceptance(gold, judged), None, None, None, "-"))
+        rows.append((name, "value or model (alignment judge)", len(gold), None, binary_accuracy(gold, judged), false_acceptance(gold, judged), None, None, None, "-"))
     print(format_table(["test set", "model", "n", "3-way acc", "entailed-or-not acc", "false accept", "F1 ent", "F1 neu", "F1 con", "pairs/s"], rows))
     print("\ntargets: SICK held-out 3-way accuracy >= 0.80; MetaQA attribution pairs >= 0.90")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.evaluate.classification import classification_report, false_acceptance
+from kgcite.evaluate.classification import binary_accuracy, classification_report, false_acceptance
 
 LABELS = ("entailment", "neutral", "contradiction")
 GOLD = ["entailment", "entailment", "neutral", "neutral", "contradiction", "contradiction"]
@@ -25,3 +25,9 @@ def test_false_acceptance_is_share_of_non_entailments_called_entailment() -> Non
     assert false_acceptance(["entailment"], ["neutral"]) == 0.0  # no negatives to let through
     with pytest.raises(ValueError, match="2 gold labels but 1"):
         false_acceptance(GOLD[:2], PRED[:1])
+
+
+def test_binary_accuracy_counts_entailment_against_the_rest() -> None:
+    # gold/pred agree on entailment-or-not at indices 0, 3, 5 (neutral vs contradiction is no error)
+    assert binary_accuracy(GOLD, PRED) == pytest.approx(3 / 6)
+    assert binary_accuracy(["neutral"], ["contradiction"]) == 1.0 and binary_accuracy([], []) == 0.0

@@ -64,6 +64,13 @@ def classification_report(gold: Sequence[str], pred: Sequence[str], labels: Sequ
     return ClassificationReport(tuple(labels), n, acc, f1, acc, macro, tuple(tuple(r) for r in m))
 
 
+def binary_accuracy(gold: Sequence[str], pred: Sequence[str], positive: str = "entailment") -> float:
+    """Accuracy of ``positive`` against everything else: what alignment and ``[NA]`` rely on."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
+    return sum((g == positive) == (p == positive) for g, p in zip(gold, pred, strict=True)) / len(gold) if gold else 0.0
+
+
 def false_acceptance(gold: Sequence[str], pred: Sequence[str], positive: str = "entailment") -> float:
     """Share of the pairs whose gold label is not ``positive`` that were predicted ``positive``.
 

@@ -21,7 +21,7 @@ _VOWELS = set("aeiou")
 
 def _short_cvc(w: str) -> bool:
     """One-syllable consonant–vowel–consonant words double their last letter (star → starred)."""
-    return len(w) <= 4 and len(w) >= 3 and w[-1] not in _VOWELS | set("wxy") and w[-2] in _VOWELS and w[-3] not in _VOWELS
+    return 3 <= len(w) <= 4 and w[-1] not in _VOWELS | set("wxy") and w[-2] in _VOWELS and w[-3] not in _VOWELS
 
 
 def plural(w: str) -> str:

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.classification import classification_report, false_acceptance
+from kgcite.evaluate.classification import binary_accuracy, classification_report, false_acceptance
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.models.nli import LABELS, CachedNLI, OnnxNLI
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
@@ -59,8 +59,7 @@ def score(model: CachedNLI, pairs: Sequence[LabelledPair]) -> dict[str, Any]:
     preds = [r.label for r in model.predict([p.premise for p in pairs], [p.hypothesis for p in pairs])]
     gold = [p.label for p in pairs]
     report = classification_report(gold, preds, LABELS).to_dict()
-    binary = sum((g == "entailment") == (p == "entailment") for g, p in zip(gold, preds, strict=True))
-    report["entailment_binary_accuracy"] = binary / len(gold) if gold else 0.0
+    report["entailment_binary_accuracy"] = binary_accuracy(gold, preds)
     report["false_acceptance"] = false_acceptance(gold, preds)
     return report
 
