@@ -6,6 +6,8 @@ import pytest
 
 from kgcite.evaluate.citation import aggregate, f1, score_answer
 from kgcite.generate.citations import parse_answer
+from kgcite.kg.loaders import read_biokalma, shipped_biokalma
+from kgcite.kg.model import Subgraph
 
 K = {i: (f"Q{i}", f"p{i}", f"value {i}") for i in range(1, 10)}
 G = set(K.values())
@@ -105,3 +107,40 @@ def test_macro_averages_per_answer() -> None:
     assert r.recall_micro == pytest.approx(7 / 10)
     assert r.recall_macro == pytest.approx((0.4 + 1.0) / 2)
     assert r.f1_macro == pytest.approx(f1(0.75, 0.7))
+
+
+# -- the data's own spelling and the label (regressions: both were counted incorrect) -----------
+
+
+def _crane() -> Subgraph:
+    return next(read_biokalma(shipped_biokalma("specific")[0])).graph
+
+
+def test_the_datas_own_spelling_is_correct_and_recalled() -> None:
+    crane = _crane()  # the shipped file spells the key date_of_birth; kgcite reads it as date of birth
+    for written in ("date_of_birth", "date of birth", "Date of Birth"):
+        cited = parse_answer(f"Crane was born on 1 November 1871 [Q206534, {written}: 1871-11-01].", crane).cited_triples()
+        for minimum in (("Q206534", "date_of_birth", "1871-11-01"), ("Q206534", "date of birth", "1871-11-01")):
+            s = score_answer(cited, crane.keys, [minimum])
+            assert (s.n_correct, s.n_precise, s.n_recalled) == (1, 1, 1), (written, minimum)
+
+
+def test_a_name_citation_is_correct() -> None:
+    s = score_answer(parse_answer("He was Stephen Crane [Q206534, name: Stephen Crane].").cited_triples(), _crane().keys, [])
+    assert (s.n_citations, s.n_correct) == (1, 1)
+    wrong = score_answer(parse_answer("He was Steve Crane [Q206534, name: Steve Crane].").cited_triples(), _crane().keys, [])
+    assert wrong.n_correct == 0
+
+
+def test_values_still_compare_exactly() -> None:
+    g = {("Q1", "place of birth", "Newark")}
+    cited = parse_answer("A [Q1, place_of_birth: newark]. B [Q1, Place of Birth:  Newark ].").cited_triples()
+    assert score_answer(cited, g, []).n_correct == 1  # case of a value matters; its outer spaces do not
+
+
+def test_macro_correctness_leaves_out_answers_without_citations() -> None:
+    half = score_answer(parse_answer(f"A {cite(1)}. B [Q1, p1: nope].").cited_triples(), G, M)
+    none = score_answer(parse_answer("No citation here.").cited_triples(), G, M)
+    r = aggregate([figure_2(), half, none])
+    assert r.correctness == pytest.approx(7 / 8)
+    assert r.correctness_macro == pytest.approx((1.0 + 0.5) / 2)

@@ -20,14 +20,20 @@ def test_shipped_biokalma_is_complete_with_its_license() -> None:
     assert crane.entity("Q206534").label == "Stephen Crane"  # type: ignore[union-attr]
     assert ("Q206534", "father", "Jonathan Townley Crane") in crane
     assert ("Q206534", "date of birth", "1871-11-01") in crane  # date_of_birth reads as in the paper
-    assert not any(t.relation in ("qid", "name") for t in crane)
+    assert ("Q206534", "date_of_birth", "1871-11-01") in crane  # ... and the data's own spelling matches it
+    assert not any(t.relation == "qid" for t in crane)
+    # the label is knowledge of G, as the KaLMA authors' scorer counts it
+    assert [t.key for t in crane if t.relation == "name" and t.subject_id == "Q206534"] == [
+        ("Q206534", "name", "Stephen Crane")
+    ]
     general = list(read_biokalma(shipped_biokalma("general")[0]))
     assert sum(len(i.graph.entities) == 0 for i in general) == 98  # as the data README says
 
 
 def test_biokalma_entity_conversion_drops_empty_values_and_names_bad_fields() -> None:
     g = biokalma_subgraph([{"qid": "Q1", "name": "A", "father": "B", "date_of_death": ""}])
-    assert g.keys == {("Q1", "father", "B")}
+    assert g.keys == {("Q1", "name", "A"), ("Q1", "father", "B")}
+    assert biokalma_subgraph([{"qid": "Q2", "father": "B"}]).keys == {("Q2", "father", "B")}  # no name, no label triple
     with pytest.raises(InputError, match=r"answers.jsonl:7: kg\[1\]\.qid: missing"):
         biokalma_subgraph([{"qid": "Q1"}, {"name": "x"}], where=("answers.jsonl", 7))
     with pytest.raises(InputError, match=r"kg\[0\]\.father: expected a string value, got int"):

@@ -409,7 +409,10 @@ def jsonl_samples(path: str | Path, index: TripleIndex) -> Iterator[KGQASample]:
         for i, p in enumerate(d["query"]):
             if not (isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)):
                 raise InputError(path, lineno, f"query[{i}]", "expected [subject, relation, object]")
-            patterns.append((entity(p[0], f"query[{i}][0]"), p[1], entity(p[2], f"query[{i}][2]")))
+            relation = index.relation(p[1])  # the graph's spelling, whatever the file's
+            if relation is None:
+                raise InputError(path, lineno, f"query[{i}][1]", f"{p[1]!r} is not a relation of the graph")
+            patterns.append((entity(p[0], f"query[{i}][0]"), relation, entity(p[2], f"query[{i}][2]")))
         if not any(ANSWER in (s, o) for s, _, o in patterns):
             raise InputError(path, lineno, "query", "no pattern has the answer variable ?a")
         ids = tuple(entity(str(a), "answers") for a in d["answers"])

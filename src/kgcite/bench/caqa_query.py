@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 
 Pattern = tuple[str, str, str]
@@ -57,7 +58,8 @@ class Query:
 
 
 class TripleIndex:
-    """Adjacency of a graph by (entity, relation), both directions, plus labels."""
+    """Adjacency of a graph by (entity, relation), both directions, plus labels. An entity's
+    ``name`` triple (its label) is left out: no question is built on "X's name is X"."""
 
     def __init__(self, triples: Iterable[Triple]) -> None:
         self.out: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -66,6 +68,8 @@ class TripleIndex:
         self.labels: dict[str, str] = {}
         self.by_relation: dict[str, list[Fact]] = defaultdict(list)
         for t in triples:
+            if t.is_label:
+                continue
             o = t.object_id or t.object_value
             fact = (t.subject_id, t.relation, o)
             if o in self.out[(t.subject_id, t.relation)]:
@@ -80,6 +84,11 @@ class TripleIndex:
         self.by_label: dict[str, list[str]] = defaultdict(list)
         for e, label in self.labels.items():
             self.by_label[label.lower()].append(e)
+        self.relation_names = {property_key(r): r for r in sorted(self.by_relation, reverse=True)}
+
+    def relation(self, name: str) -> str | None:
+        """The graph's spelling of a relation named in any spelling (``Directed By`` → ``directed_by``)."""
+        return self.relation_names.get(property_key(name))
 
     def has(self, fact: Fact) -> bool:
         return fact[2] in self.out.get((fact[0], fact[1]), ())

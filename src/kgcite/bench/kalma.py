@@ -146,15 +146,14 @@ class EvolutionaryBuilder:
 
     def build(self, entry_id: str, seed: Seed, pool: Subgraph) -> KalmaEntry:
         e = KalmaEntry(entry_id, seed, pool)
-        triples = list(pool.triples)
+        triples = [t for t in pool.triples if not t.is_label]  # "X's name is X" is no knowledge to ask for
         if not triples:
             e.notes.append("empty knowledge pool")
             return e
-        by_key = {t.key: t for t in triples}
         sentences: list[tuple[str, tuple[TripleKey, ...]]] = []
         if seed.paragraph:  # round 1: annotate the seed text
             written = self._ask(ANNOTATE.format(paragraph=seed.paragraph, knowledge=format_knowledge(pool)), 300)
-            cited = [k for t in parse_answer(written, pool).cited_triples() if (k := t.key) in by_key]
+            cited = [k for t in parse_answer(written, pool).cited_triples() if t.key and (k := pool.find(t.key)) is not None]
             cited = [k for k in dict.fromkeys(cited) if states_value(seed.paragraph, k[2])]
             sentences.append((seed.paragraph, tuple(cited)))
             e.knowledge += cited

@@ -1,6 +1,8 @@
 """KaLMA citation quality: correctness, precision, recall, F1 (DESIGN.md §4, paper §4.3, Fig. 2).
 
 Pure functions over the parsed citations, the retrieved graph G and the minimum knowledge set M.
+All three sides compare in canonical form (:mod:`kgcite.kg.keys`): ``date_of_birth`` in a
+citation is the graph's ``date of birth``; values compare exactly after trimming.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 from kgcite.generate.citations import CitedTriple
-from kgcite.kg.model import TripleKey
+from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
 
 PrecisionUnit = Literal["citation", "distinct"]
 
@@ -24,6 +26,11 @@ class AnswerCitationScore:
     n_precise: int
     n_minimum: int
     n_recalled: int
+
+    @property
+    def correctness(self) -> float | None:
+        """None for an answer with no citation (left out of macro correctness, as in the authors' scorer)."""
+        return self.n_correct / self.n_citations if self.n_citations else None
 
     @property
     def precision(self) -> float | None:
@@ -46,12 +53,13 @@ def score_answer(
     A citation is correct iff all three parts are present and it is a triple of G; it is precise
     iff correct and in M (``unit="distinct"`` counts each knowledge of M once, as the authors'
     released scripts do; the paper counts every citation). A knowledge of M is recalled iff a
-    correct citation equals it.
+    correct citation equals it. Every key is compared in canonical form (:mod:`kgcite.kg.keys`).
     """
     if unit not in ("citation", "distinct"):
         raise ValueError(f"unknown precision unit {unit!r}; choose 'citation' or 'distinct'")
-    m = set(minimum)
-    correct = [key for c in cited if (key := c.key) is not None and key in graph]
+    g = canonical_keys(graph)
+    m = canonical_keys(minimum)
+    correct = [key for c in cited if c.key is not None and (key := canonical_key(c.key)) in g]
     in_m = [key for key in correct if key in m]
     return AnswerCitationScore(
         n_citations=len(cited),
@@ -80,6 +88,7 @@ class CitationReport:
     n_answers: int
     n_citations: int
     correctness: float | None
+    correctness_macro: float | None
     precision_micro: float | None
     recall_micro: float | None
     f1_micro: float | None
@@ -89,13 +98,19 @@ class CitationReport:
     n_skipped: int = 0
     n_unparsed: int = 0
     n_failed: int = 0
+    n_no_graph: int = 0  # answers whose G holds nothing: citation quality is undefined, not zero
 
     def to_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
 
 
 def aggregate(
-    scores: Sequence[AnswerCitationScore], *, n_skipped: int = 0, n_unparsed: int = 0, n_failed: int = 0
+    scores: Sequence[AnswerCitationScore],
+    *,
+    n_skipped: int = 0,
+    n_unparsed: int = 0,
+    n_failed: int = 0,
+    n_no_graph: int = 0,
 ) -> CitationReport:
     """Micro rates pool the counts of all answers; macro rates average per-answer rates
     (answers without citations are left out of macro precision; they score 0 recall)."""
@@ -109,6 +124,7 @@ def aggregate(
         n_answers=len(scores),
         n_citations=n_cit,
         correctness=sum(s.n_correct for s in scores) / n_cit if n_cit else None,
+        correctness_macro=_mean(s.correctness for s in scores),
         precision_micro=p_micro,
         recall_micro=r_micro,
         f1_micro=f1(p_micro, r_micro),
@@ -118,4 +134,5 @@ def aggregate(
         n_skipped=n_skipped,
         n_unparsed=n_unparsed,
         n_failed=n_failed,
+        n_no_graph=n_no_graph,
     )

@@ -19,7 +19,8 @@ from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.suite import FullEvaluation
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.loaders import subgraph_to_biokalma
-from kgcite.kg.model import Subgraph, TripleKey
+from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
+from kgcite.kg.model import Subgraph
 from kgcite.models.llm import LLMError
 from kgcite.retrieve.linking import LinkedEntity
 from kgcite.retrieve.retriever import Retrieval
@@ -49,8 +50,8 @@ def remove_knowledge(item: AnswerRecord, k: int, seed: int) -> Condition:
     rng = random.Random(f"{seed}:{item.id}:remove")
     order = list(item.minimum)
     rng.shuffle(order)  # the same order for every k: removing 2 removes the 1 of k=1 plus one more
-    gone = set(order[:k])
-    graph = Subgraph(item.graph.entities, tuple(t for t in item.graph.triples if t.key not in gone))
+    gone = canonical_keys(order[:k])  # M may spell a property otherwise than the graph
+    graph = Subgraph(item.graph.entities, tuple(t for t in item.graph.triples if canonical_key(t.key) not in gone))
     return Condition(item.id, item.question, graph, item.minimum, tuple(order[:k]))
 
 

@@ -21,20 +21,26 @@ def citation_report(
 
     Bad lines come in as errors (see ``read_records(skip_bad=True)``); they are counted and returned.
     An id seen twice (a resumed run retried it) counts once, by its last line; items the run
-    could not answer (``status: failed``) are counted, not scored.
+    could not answer (``status: failed``) are counted, not scored; so are answers whose G holds
+    no entity (98 BioKaLMA questions have none): as in the KaLMA authors' scorer, there is
+    nothing to cite, so citation quality is undefined for them.
     """
     scores: list[AnswerCitationScore] = []
     latest, skipped = latest_records(records)
-    n_unparsed = n_failed = 0
+    n_unparsed = n_failed = n_no_graph = 0
     for rec in latest:
         if rec.status == "failed":
             n_failed += 1
             continue
         graph = graph_of(rec) if graph_of else rec.graph
+        if not graph.entities and not graph.triples:
+            n_no_graph += 1
+            continue
         parsed = rec.parsed()
         n_unparsed += parsed.n_unparsed
         scores.append(score_answer(parsed.cited_triples(), graph.keys, rec.minimum, unit))
-    return aggregate(scores, n_skipped=len(skipped), n_unparsed=n_unparsed, n_failed=n_failed), skipped
+    report = aggregate(scores, n_skipped=len(skipped), n_unparsed=n_unparsed, n_failed=n_failed, n_no_graph=n_no_graph)
+    return report, skipped
 
 
 def latest_records(records: Iterable[AnswerRecord | InputError]) -> tuple[list[AnswerRecord], list[InputError]]:
@@ -74,15 +80,16 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 def format_citation_report(report: CitationReport, unit: PrecisionUnit) -> str:
     rows: list[tuple[str, object, object]] = [
-        ("correctness", report.correctness, None),
+        ("correctness", report.correctness, report.correctness_macro),
         ("precision", report.precision_micro, report.precision_macro),
         ("recall", report.recall_micro, report.recall_macro),
         ("F1", report.f1_micro, report.f1_macro),
     ]
     counts = (
         f"{report.n_answers} answers, {report.n_citations} citation triples "
-        f"({report.n_unparsed} unparsable), {report.n_skipped} bad lines skipped, {report.n_failed} failed items; "
-        f"precision unit: {unit}"
+        f"({report.n_unparsed} unparsable), {report.n_skipped} bad lines skipped, {report.n_failed} failed items"
+        + (f", {report.n_no_graph} answers without a graph (not scored)" if report.n_no_graph else "")
+        + f"; precision unit: {unit}"
     )
     return f"{format_table(['metric', 'micro', 'macro'], rows)}\n{counts}"
 

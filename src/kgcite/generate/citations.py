@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kgcite.kg.model import Subgraph, TripleKey
+from kgcite.kg.keys import TripleKey, property_key
+from kgcite.kg.model import Subgraph
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,18 +115,19 @@ _QID_PREFIX = re.compile(r"^\s*qid\s*:\s*", re.IGNORECASE)
 
 
 class _Resolver:
-    """What the question's subgraph tells the parser: entity ids, property names, values."""
+    """What the question's subgraph tells the parser: entity ids, property names (canonical, so
+    ``date_of_birth`` is known when the graph says ``date of birth``), values."""
 
     def __init__(self, known: Subgraph | Iterable[str] | None) -> None:
         if isinstance(known, Subgraph):
             self.ids = sorted(
                 {t.subject_id for t in known.triples} | {e.id for e in known.entities}, key=len, reverse=True
             )
-            self.relations: frozenset[str] | None = known.relations()
-            self.value_list = [(t.subject_id, t.relation, t.object_value) for t in known.triples]
+            self.relations: frozenset[str] | None = frozenset(map(property_key, known.relations()))
+            self.value_list = [(t.subject_id, property_key(t.relation), t.object_value) for t in known.triples]
         else:
             self.ids = []
-            self.relations = frozenset(known) if known is not None else None
+            self.relations = frozenset(map(property_key, known)) if known is not None else None
             self.value_list = []
 
     def split_id(self, content: str) -> tuple[str, str]:
@@ -142,12 +144,12 @@ class _Resolver:
             return True
         if self.relations is None:
             return False
-        joined = f"{value}, {segment}"
-        if any(e == entity_id and r == relation and v.startswith(joined) for e, r, v in self.value_list):
+        joined, rel = f"{value}, {segment}", property_key(relation)
+        if any(e == entity_id and r == rel and v.startswith(joined) for e, r, v in self.value_list):
             return True
         # Only property names known: an unknown name is text of the value. With the graph's
         # values known, an unknown name is a (wrong) citation of its own.
-        return bool(self.relations) and not self.value_list and prop.strip() not in self.relations
+        return bool(self.relations) and not self.value_list and property_key(prop) not in self.relations
 
 
 def parse_citation(content: str, known: Subgraph | Iterable[str] | None = None) -> list[Citation]:

@@ -133,12 +133,12 @@ class Generator(ABC):
     def verify(self, sentences: Sequence[Sentence], graph: Subgraph) -> tuple[tuple[Sentence, ...], list[str]]:
         """Drop citations a sentence does not state; a sentence left with none is flagged [NA]."""
         by_key = {t.key: t for t in graph.triples}
-        pairs = [(s.text, by_key[k]) for s in sentences for t in s.cited_triples() if (k := t.key) in by_key]
+        cited = [[k for t in s.cited_triples() if t.key is not None and (k := graph.find(t.key)) is not None] for s in sentences]
+        pairs = [(s.text, by_key[k]) for s, had in zip(sentences, cited, strict=True) for k in had]
         verdicts = iter(self.verifier.supported(pairs))
         out, notes = [], []
-        for s in sentences:
+        for s, had in zip(sentences, cited, strict=True):
             keep: list[TripleKey] = []
-            had = [k for t in s.cited_triples() if (k := t.key) in by_key]
             for k in had:
                 if next(verdicts):
                     keep.append(k)
@@ -271,8 +271,8 @@ def repair(parsed: ParsedAnswer, graph: Subgraph) -> tuple[tuple[Sentence, ...],
             if k is None:
                 notes.append(f"dropped incomplete citation {[t.entity_id, t.relation, t.value]}")
                 continue
-            if k in keys:
-                kept.append(k)
+            if (real := graph.find(k)) is not None:  # the graph's own spelling of the property
+                kept.append(real)
                 continue
             nk = (k[0], normalize(k[1]), normalize(k[2]))
             match = by_norm.get(nk)

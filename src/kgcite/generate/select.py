@@ -34,7 +34,8 @@ RELATION_CUES: dict[str, tuple[str, ...]] = {
     "religion": ("religion", "religious", "faith"),
     "position held": ("position", "office", "title"),
 }
-#: Relations that rarely answer anything (KaLMA discourages them too).
+#: Relations that rarely answer anything (KaLMA discourages them too); an entity's ``name``
+#: triple (its label) is never selected either: the question already names the entity.
 LOW_VALUE = frozenset({"described by source", "topic's main category", "topic's main infobox", "given name", "surname"})
 
 
@@ -56,7 +57,7 @@ class TripleSelector:
 
     def score_many(self, questions: Sequence[str], graphs: Sequence[Subgraph]) -> list[list[ScoredTriple]]:
         """All triples of each graph, best first; one embedding batch for everything."""
-        candidates = [[t for t in g.triples if t.relation not in LOW_VALUE] for g in graphs]
+        candidates = [[t for t in g.triples if t.relation not in LOW_VALUE and not t.is_label] for g in graphs]
         texts = list(questions) + [verbalize(t) for ts in candidates for t in ts]
         vecs = self.embedder.encode(texts)
         q_vecs, t_vecs = vecs[: len(questions)], vecs[len(questions) :]

@@ -15,6 +15,7 @@ from typing import Any
 
 from pyoxigraph import Quad, RdfFormat, parse
 
+from kgcite.kg.keys import LABEL_PROPERTY
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.scheme import IriScheme
@@ -29,8 +30,8 @@ class InputError(ValueError):
         super().__init__(f"{where}: {field}: {problem}" if field else f"{where}: {problem}")
 
 
-#: Keys of a BioKaLMA entity dict that are not relations.
-_BIOKALMA_META = {"qid", "name"}
+#: Keys of a BioKaLMA entity dict that are not relations (``name`` is both: label and a citable triple).
+_BIOKALMA_META = {"qid", LABEL_PROPERTY}
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,10 @@ def biokalma_subgraph(
 ) -> Subgraph:
     """The subgraph of a list of BioKaLMA entity dicts (``qid``, ``name``, ``property: value``).
 
-    ``name`` becomes the entity label; ``date_of_birth`` style keys read as ``date of birth``,
-    as in the paper's prompts; empty values are absent knowledge, not triples.
+    ``name`` becomes the entity label and is also a triple ``(qid, name, label)``: the KaLMA
+    authors' scorer counts it as knowledge of the graph like any other key. ``date_of_birth``
+    style keys read as ``date of birth``, as in the paper's prompts (the metrics compare either
+    spelling alike); empty values are absent knowledge, not triples.
     """
     path, line = where
     if not isinstance(entities, list):
@@ -65,7 +68,7 @@ def biokalma_subgraph(
         if not isinstance(name, str):
             raise InputError(path, line, f"{f}.name", "not a string")
         label = name.strip() or qid
-        triples = []
+        triples = [Triple(qid, label, LABEL_PROPERTY, label)] if LABEL_PROPERTY in raw and name.strip() else []
         for key, value in raw.items():
             if key in _BIOKALMA_META:
                 continue
@@ -88,6 +91,8 @@ def subgraph_to_biokalma(graph: Subgraph) -> list[dict[str, Any]]:
         out[e.id] = {"qid": e.id, "name": e.label}
     for t in graph.triples:
         d = out.setdefault(t.subject_id, {"qid": t.subject_id, "name": t.subject_label})
+        if t.is_label:  # already the dict's "name"
+            continue
         if t.relation in d:
             prev = d[t.relation]
             d[t.relation] = [*prev, t.object_value] if isinstance(prev, list) else [prev, t.object_value]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-#: A triple reduced to what a KaLMA citation can name: (entity id, relation label, value).
-TripleKey = tuple[str, str, str]
+from kgcite.kg.keys import LABEL_PROPERTY, TripleKey, canonical_key, property_key
+
+__all__ = ["Entity", "Subgraph", "Triple", "TripleKey"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,11 @@ class Triple:
         """The part a citation names, used for exact matching in the metrics."""
         return (self.subject_id, self.relation, self.object_value)
 
+    @property
+    def is_label(self) -> bool:
+        """The entity's own label stated as a triple (``name``): citable, but never news."""
+        return property_key(self.relation) == LABEL_PROPERTY and self.object_value == self.subject_label
+
     def __str__(self) -> str:
         return f"({self.subject_label} [{self.subject_id}], {self.relation}, {self.object_value})"
 
@@ -50,9 +56,14 @@ class Subgraph:
     entities: tuple[Entity, ...] = ()
     triples: tuple[Triple, ...] = ()
     _keys: frozenset[TripleKey] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _canonical: dict[TripleKey, TripleKey] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_keys", frozenset(t.key for t in self.triples))
+        canonical: dict[TripleKey, TripleKey] = {}
+        for t in self.triples:
+            canonical.setdefault(canonical_key(t.key), t.key)
+        object.__setattr__(self, "_canonical", canonical)
 
     @classmethod
     def merge(cls, parts: Iterable[Subgraph]) -> Subgraph:
@@ -67,9 +78,16 @@ class Subgraph:
         return cls(tuple(entities.values()), tuple(triples.values()))
 
     def __contains__(self, key: object) -> bool:
+        """Whether the graph holds a triple, its property compared in canonical form."""
         if isinstance(key, Triple):
             key = key.key
-        return key in self._keys
+        if not (isinstance(key, tuple) and len(key) == 3 and all(isinstance(x, str) for x in key)):
+            return False
+        return self.find((key[0], key[1], key[2])) is not None
+
+    def find(self, key: TripleKey) -> TripleKey | None:
+        """The graph's own spelling of a triple named in any spelling of its property, or None."""
+        return self._canonical.get(canonical_key(key))
 
     def __iter__(self) -> Iterator[Triple]:
         return iter(self.triples)
@@ -79,7 +97,13 @@ class Subgraph:
 
     @property
     def keys(self) -> frozenset[TripleKey]:
+        """The triples as the graph spells them (for display and output)."""
         return self._keys
+
+    @property
+    def canonical_keys(self) -> frozenset[TripleKey]:
+        """The triples in the form the metrics compare (see :mod:`kgcite.kg.keys`)."""
+        return frozenset(self._canonical)
 
     def relations(self) -> frozenset[str]:
         """Relation labels used in the subgraph; the citation parser resolves values with them."""
