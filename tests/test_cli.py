@@ -16,6 +16,7 @@ KEYS = {
     "n_answers",
     "n_citations",
     "correctness",
+    "correctness_macro",
     "precision_micro",
     "recall_micro",
     "f1_micro",
@@ -23,6 +24,7 @@ KEYS = {
     "recall_macro",
     "f1_macro",
     "n_skipped",
+    "n_no_graph",
 }
 
 
@@ -65,6 +67,24 @@ def test_eval_citations_table(answers: Path) -> None:
     assert res.returncode == 0
     assert "precision    0.500" in res.stdout and "recall       0.400" in res.stdout
     assert "1 answers, 6 citation triples" in res.stdout
+
+
+def test_eval_citations_takes_the_datas_own_spelling_and_the_label(tmp_path: Path) -> None:
+    """Regressions: ``date_of_birth`` (as the shipped file spells it) and ``name`` were counted incorrect,
+    and a minimum set in the data's spelling was never recalled; a graph with no entity is not scored."""
+    crane = json.loads(_biokalma_path().read_text(encoding="utf-8"))[0][1]
+    answer = "Stephen Crane [Q206534, name: Stephen Crane] was born on 1 November 1871 [Q206534, date_of_birth: 1871-11-01]."
+    rows = [
+        {"id": "a", "question": "?", "answer": answer, "kg": crane, "minimum_knowledge": [["Q206534", "date_of_birth", "1871-11-01"]]},
+        {"id": "b", "question": "?", "answer": "Unknown [Q1, p: v].", "kg": [], "minimum_knowledge": [["Q1", "p", "v"]]},
+    ]
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = json.loads(kgcite("eval", "citations", "--answers", str(path), "--json").stdout)
+    assert (out["n_answers"], out["n_no_graph"], out["n_citations"]) == (1, 1, 2)
+    assert (out["correctness"], out["recall_micro"], out["precision_micro"]) == (1.0, 1.0, 0.5)
+    table = kgcite("eval", "citations", "--answers", str(path)).stdout
+    assert "1 answers without a graph (not scored)" in table
 
 
 def test_bad_line_stops_with_file_line_and_field(answers: Path) -> None:
@@ -144,6 +164,12 @@ def test_demo_runs_and_reopens_its_store(tmp_path: Path) -> None:
     # G read from the store gives the same numbers as G from the answer file itself
     inline = kgcite("eval", "citations", "--answers", str(_sample_path()), "--json")
     assert json.loads(inline.stdout) == report
+
+
+def _biokalma_path() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("kgcite") / "data" / "biokalma" / "complex_question_graph.json"))
 
 
 def _sample_path() -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from kgcite.evaluate.experiments import items_with_minimum, remove_knowledge, replace_graphs
@@ -72,6 +73,14 @@ def test_removal_and_replacement_are_deterministic_and_nested() -> None:
     swapped60 = {c.id for c, it in zip(replace_graphs(items, 60, 0), items, strict=True) if c.graph is not it.graph}
     swapped80 = {c.id for c, it in zip(replace_graphs(items, 80, 0), items, strict=True) if c.graph is not it.graph}
     assert len(swapped60) == 8 and len(swapped80) == 4 and swapped80 < swapped60
+
+
+def test_removal_removes_knowledge_written_in_another_spelling() -> None:
+    item = items_with_minimum(MINIMUM_SETS)[0]
+    respelled = replace(item, minimum=tuple((q, p.replace(" ", "_").upper(), v) for q, p, v in item.minimum))
+    cond = remove_knowledge(respelled, 3, 0)
+    assert len(cond.graph) == len(item.graph) - 3
+    assert not any(k in cond.graph for k in item.minimum)
 
 
 def test_experiments_write_table_and_plots(tmp_path: Path) -> None:

@@ -108,6 +108,21 @@ def test_jsonl_input_with_a_tree_query(tmp_path: Path) -> None:
     assert built and all(s.complexity == "intersection" for s in built)
 
 
+def test_jsonl_relations_in_any_spelling_use_the_graphs(tmp_path: Path) -> None:
+    index = TripleIndex(Triple(s, s, r, o, o) for s, r, o in KB)
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text(json.dumps({"question": "Where was Alice born?", "answers": ["Paris"], "query": [["Alice", "Born In", "?a"]]}) + "\n")
+    (sample,) = jsonl_samples(qa, index)
+    assert sample.query.patterns == (("Alice", "born_in", "?a"),)
+    assert answers(index, sample.query) == {"Paris"}
+
+
+def test_the_label_triple_is_no_fact_to_build_on() -> None:
+    index = TripleIndex([Triple("Q1", "Ann", "name", "Ann"), Triple("Q1", "Ann", "born_in", "Paris", "Q2")])
+    assert set(index.by_relation) == {"born_in"}
+    assert index.labels == {"Q1": "Ann", "Q2": "Paris"}
+
+
 @pytest.mark.parametrize(
     ("line", "where"),
     [
@@ -115,6 +130,7 @@ def test_jsonl_input_with_a_tree_query(tmp_path: Path) -> None:
         ('{"question": "q", "answers": ["Alice"]}', ":1: query:"),
         ('{"question": "q", "answers": ["Alice"], "query": [["Nobody", "born_in", "?a"]]}', ":1: query[0][0]: 'Nobody'"),
         ('{"question": "q", "answers": ["Alice"], "query": [["Alice", "born_in", "?x"]]}', ":1: query: no pattern"),
+        ('{"question": "q", "answers": ["Paris"], "query": [["Alice", "lives_in", "?a"]]}', ":1: query[0][1]: 'lives_in' is not a relation"),
     ],
 )
 def test_bad_jsonl_names_line_and_field(tmp_path: Path, line: str, where: str) -> None:

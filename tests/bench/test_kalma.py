@@ -37,6 +37,12 @@ def test_specificity_is_log_2n_over_count() -> None:
     assert scores[1] > scores[0] and perp == [None, None]  # no LLM: specificity alone
 
 
+def test_the_label_triple_is_never_knowledge_to_ask_for() -> None:
+    pool = Subgraph((), (Triple("Q1", "Ada", "name", "Ada"), Triple("Q1", "Ada", "occupation", "writer")))
+    e = EvolutionaryBuilder(None, relation_counts([pool]), 1).build("e1", Seed("s", ("Q1",)), pool)
+    assert e.knowledge == [("Q1", "occupation", "writer")] and e.notes == ["pool exhausted after round 1"]
+
+
 def crane(store: EmbeddedStore) -> Subgraph:
     g = store.one_hop("Q206534")
     return Subgraph(g.entities, tuple(t for t in g.triples if t.subject_id == "Q206534"))

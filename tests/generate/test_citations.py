@@ -150,3 +150,12 @@ def test_cite_triples_groups_by_entity() -> None:
     cites = cite_triples([("Q1", "father", "B"), ("Q2", "child", "A"), ("Q1", "mother", "C")])
     text = format_answer([Sentence("A is a person.", cites)])
     assert text == "A is a person [Q1, father: B, mother: C][Q2, child: A]."
+
+
+def test_property_spelled_otherwise_still_resolves_values_with_commas() -> None:
+    graph = Subgraph((), (Triple("Q1", "A", "place of birth", "Newark, New Jersey"), Triple("Q1", "A", "occupation", "writer")))
+    (sentence,) = parse_answer("A was born in Newark [Q1, Place_of_Birth: Newark, New Jersey, OCCUPATION: writer].", graph).sentences
+    assert [t.key for t in sentence.cited_triples()] == [
+        ("Q1", "Place_of_Birth", "Newark, New Jersey"),  # as written: display keeps the model's spelling
+        ("Q1", "OCCUPATION", "writer"),
+    ]

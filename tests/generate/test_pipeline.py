@@ -147,3 +147,9 @@ def test_citation_grammar_escapes_values() -> None:
 
     g = citation_grammar(Subgraph((), (Triple("Q1", "X", "motto", 'say "hi" \\ [ok]'),)))
     assert '"[Q1, motto: say \\"hi\\" \\\\ [ok]]"' in g and '"[NA]"' in g
+
+
+def test_repair_keeps_a_citation_in_another_spelling_as_the_graphs_triple() -> None:
+    graph = Subgraph((), tuple(CRANE))
+    sentences, notes = repair(parse_answer(f"He was born in Newark [Q206534, Place_Of_Birth: {CRANE[1].object_value}].", graph), graph)
+    assert [t.key for s in sentences for t in s.cited_triples()] == [CRANE[1].key] and not notes
