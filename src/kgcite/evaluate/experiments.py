@@ -18,8 +18,8 @@ from typing import Any
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.suite import FullEvaluation
 from kgcite.generate.pipeline import AttributedAnswer, Generator
-from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
+from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph
 from kgcite.models.llm import LLMError
 from kgcite.retrieve.linking import LinkedEntity

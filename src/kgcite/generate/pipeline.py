@@ -271,8 +271,8 @@ def repair(parsed: ParsedAnswer, graph: Subgraph) -> tuple[tuple[Sentence, ...],
             if k is None:
                 notes.append(f"dropped incomplete citation {[t.entity_id, t.relation, t.value]}")
                 continue
-            if (real := graph.find(k)) is not None:  # the graph's own spelling of the property
-                kept.append(real)
+            if (own := graph.find(k)) is not None:  # the graph's own spelling of the property
+                kept.append(own)
                 continue
             nk = (k[0], normalize(k[1]), normalize(k[2]))
             match = by_norm.get(nk)
