@@ -48,3 +48,21 @@ def test_biokalma_name_is_a_triple_and_round_trips_once() -> None:
     assert ("Q1", "name", "Stephen Crane") in g
     assert [t.is_label for t in g.triples] == [True, False]
     assert subgraph_to_biokalma(g) == raw  # the name is written once, not as a list of two
+
+
+def test_a_biokalma_store_without_name_triples_is_topped_up(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from kgcite.kg.embedded import biokalma_store
+
+    store, n = biokalma_store(tmp_path / "s")
+    assert n and "name" in store.relations()
+    name_iri = store.scheme.relation_iri("name")
+    store.store.update(f"DELETE WHERE {{ ?s <{name_iri}> ?o }}")  # as an older kgcite left it
+    store.invalidate()
+    size = len(store)
+    store.close()
+    again, n2 = biokalma_store(tmp_path / "s")
+    assert n2 and len(again) > size and ("Q206534", "name", "Stephen Crane") in again.one_hop("Q206534")
+    again.close()
+    third, n3 = biokalma_store(tmp_path / "s")
+    assert n3 == 0  # complete now: reopened as is
+    third.close()

@@ -14,6 +14,7 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolution, Store
 
+from kgcite.kg.keys import LABEL_PROPERTY
 from kgcite.kg.loaders import graph_quads, shipped_biokalma
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.rdf import with_label_keys
@@ -274,8 +275,10 @@ class EmbeddedStore(EmbeddedSparqlStore):
 
 def biokalma_store(location: str | Path | None = None) -> tuple[EmbeddedStore, int]:
     """The shipped BioKaLMA graph, reopened from ``location`` if loaded there before, else loaded
-    (in memory when ``location`` is None). Returns the store and the quads read (0: reopened)."""
+    (in memory when ``location`` is None). Returns the store and the quads read (0: reopened).
+    A store without the entities' ``name`` triples (made by an older kgcite) is topped up."""
     store = EmbeddedStore(location)
-    if len(store):
+    if len(store) and LABEL_PROPERTY in store.relations():
         return store, 0
+    # new, or loaded by a kgcite that did not yet cite labels: loading again adds what is missing
     return store, sum(store.load(p) for p in shipped_biokalma())
