@@ -38,7 +38,7 @@ def citation_report(
             continue
         parsed = rec.parsed()
         n_unparsed += parsed.n_unparsed
-        scores.append(score_answer(parsed.cited_triples(), graph.canonical_keys, rec.minimum, unit))
+        scores.append(score_answer(parsed.cited_triples(), graph.keys, rec.minimum, unit))
     report = aggregate(scores, n_skipped=len(skipped), n_unparsed=n_unparsed, n_failed=n_failed, n_no_graph=n_no_graph)
     return report, skipped
 

@@ -56,14 +56,10 @@ class Subgraph:
     entities: tuple[Entity, ...] = ()
     triples: tuple[Triple, ...] = ()
     _keys: frozenset[TripleKey] = field(default=frozenset(), init=False, repr=False, compare=False)
-    _canonical: dict[TripleKey, TripleKey] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _canonical: dict[TripleKey, TripleKey] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_keys", frozenset(t.key for t in self.triples))
-        canonical: dict[TripleKey, TripleKey] = {}
-        for t in self.triples:
-            canonical.setdefault(canonical_key(t.key), t.key)
-        object.__setattr__(self, "_canonical", canonical)
 
     @classmethod
     def merge(cls, parts: Iterable[Subgraph]) -> Subgraph:
@@ -86,8 +82,15 @@ class Subgraph:
         return self.find((key[0], key[1], key[2])) is not None
 
     def find(self, key: TripleKey) -> TripleKey | None:
-        """The graph's own spelling of a triple named in any spelling of its property, or None."""
-        return self._canonical.get(canonical_key(key))
+        """The graph's own spelling of a triple named in any spelling of its property, or None.
+        The canonical index is built on first use: most subgraphs are never compared."""
+        canonical = self._canonical
+        if canonical is None:
+            canonical = {}
+            for t in self.triples:
+                canonical.setdefault(canonical_key(t.key), t.key)
+            object.__setattr__(self, "_canonical", canonical)
+        return canonical.get(canonical_key(key))
 
     def __iter__(self) -> Iterator[Triple]:
         return iter(self.triples)
@@ -99,11 +102,6 @@ class Subgraph:
     def keys(self) -> frozenset[TripleKey]:
         """The triples as the graph spells them (for display and output)."""
         return self._keys
-
-    @property
-    def canonical_keys(self) -> frozenset[TripleKey]:
-        """The triples in the form the metrics compare (see :mod:`kgcite.kg.keys`)."""
-        return frozenset(self._canonical)
 
     def relations(self) -> frozenset[str]:
         """Relation labels used in the subgraph; the citation parser resolves values with them."""
