@@ -9,7 +9,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kgcite.evaluate.quotes import NLIQuoteVerifier
-from kgcite.evaluate.support import NLIVerifier, SupportJudge
+from kgcite.evaluate.support import JudgeVerifier, SupportJudge
 from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
 from kgcite.generate.select import TripleSelector
@@ -147,8 +147,8 @@ class Runtime:
     def generator(self, mode: str) -> Generator:
         if mode == "grounded":
             return GroundedGenerator(
-                self.retriever, self.llm if self.rewrite else None, TripleSelector(self.embedder), NLIVerifier(self.judge)
+                self.retriever, self.llm if self.rewrite else None, TripleSelector(self.embedder), JudgeVerifier(self.judge)
             )
         if mode == "free":
-            return FreeGenerator(self.retriever, self.llm, NLIVerifier(self.judge), constrained=self.constrained)
+            return FreeGenerator(self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.constrained)
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

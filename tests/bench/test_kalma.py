@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kgcite.bench.kalma import EvolutionaryBuilder, Seed, relation_counts, simple_sentence
-from kgcite.evaluate.support import states_value
+from kgcite.evaluate.values import states_value
 from kgcite.generate.citations import parse_answer
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.model import Subgraph, Triple

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.bench.caqa_query import ANSWER, Fact, Pattern, Query, TripleIndex, answers, ground, is_var
-from kgcite.evaluate.support import property_label
+from kgcite.evaluate.lexicon import property_label
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgcite.evaluate.support import states_value
+from kgcite.evaluate.values import states_value
 from kgcite.generate.citations import cite_triples, format_citation, parse_answer
 from kgcite.generate.prompts import format_knowledge
 from kgcite.generate.verbalize import verbalize

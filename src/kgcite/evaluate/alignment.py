@@ -12,9 +12,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kgcite.evaluate.citation import f1
-from kgcite.evaluate.support import SupportJudge
+from kgcite.evaluate.rules import Claim
+from kgcite.evaluate.support import SupportJudge, value_relations
 from kgcite.generate.citations import ParsedAnswer
-from kgcite.kg.model import TripleKey
+from kgcite.kg.model import Subgraph, TripleKey
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,35 @@ def na_report(matrices: Sequence[Sequence[Sequence[bool]]], n_absent: Sequence[i
     return NAReport(n_sent, correct, total, found, p, r, f1(p, r) if p is not None and r is not None else None)
 
 
-def alignment_pairs(answer: ParsedAnswer) -> list[tuple[str, TripleKey]]:
-    """(sentence without citation marks, cited triple) for every complete citation triple."""
-    return [(s.text, t.key) for s in answer.sentences for t in s.cited_triples() if t.key is not None]
+def _labels(graph: Subgraph | None) -> dict[str, str]:
+    if graph is None:
+        return {}
+    labels = {t.subject_id: t.subject_label for t in graph.triples}
+    labels.update({e.id: e.label for e in graph.entities})
+    return labels
+
+
+def alignment_claims(answer: ParsedAnswer, graph: Subgraph | None = None) -> list[Claim]:
+    """One claim per (sentence, complete citation triple); the graph gives the subject's label
+    and the relations it holds the value under. Without it the subject is not checked."""
+    labels, held = _labels(graph), value_relations(graph.triples) if graph is not None else {}
+    out, context = [], []
+    for s in answer.sentences:
+        for t in s.cited_triples():
+            if (k := t.key) is not None:
+                out.append(Claim(s.text, labels.get(k[0]), k[1], k[2], " ".join(context), held.get((k[0], k[2].strip())) if graph else None))
+        context.append(s.text)
+    return out
+
+
+def na_claims(answer: ParsedAnswer, absent: Sequence[TripleKey], graph: Subgraph | None = None) -> list[list[Claim]]:
+    """For each ``[NA]`` sentence, one claim per absent knowledge (does the sentence state it?)."""
+    labels, context, out = _labels(graph), [], []
+    for s in answer.sentences:
+        if s.na:
+            out.append([Claim(s.text, labels.get(k[0]), k[1], k[2], " ".join(context)) for k in absent])
+        context.append(s.text)
+    return out
 
 
 class AttributionScorer:
@@ -77,24 +104,22 @@ class AttributionScorer:
     def __init__(self, judge: SupportJudge) -> None:
         self.judge = judge
 
-    def alignment_judgments(self, answers: Sequence[ParsedAnswer]) -> list[list[bool]]:
-        per_answer = [alignment_pairs(a) for a in answers]
-        flat = self.judge.judge([p for pairs in per_answer for p in pairs])
-        out, i = [], 0
-        for pairs in per_answer:
-            out.append(flat[i : i + len(pairs)])
-            i += len(pairs)
-        return out
+    def alignment_judgments(self, answers: Sequence[ParsedAnswer], graphs: Sequence[Subgraph | None] | None = None) -> list[list[bool]]:
+        per_answer = [alignment_claims(a, g) for a, g in zip(answers, graphs or [None] * len(answers), strict=True)]
+        flat = iter(self.judge.judge([c for claims in per_answer for c in claims]))
+        return [[next(flat) for _ in claims] for claims in per_answer]
 
-    def alignment(self, answers: Sequence[ParsedAnswer]) -> AlignmentReport:
-        return alignment_report(self.alignment_judgments(answers))
+    def alignment(self, answers: Sequence[ParsedAnswer], graphs: Sequence[Subgraph | None] | None = None) -> AlignmentReport:
+        return alignment_report(self.alignment_judgments(answers, graphs))
 
-    def na_matrices(self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]]) -> list[list[list[bool]]]:
-        pairs = [
-            (s.text, k) for a, ks in zip(answers, absent, strict=True) for s in a.sentences if s.na for k in ks
-        ]
-        flat = iter(self.judge.judge(pairs))
-        return [[[next(flat) for _ in ks] for s in a.sentences if s.na] for a, ks in zip(answers, absent, strict=True)]
+    def na_matrices(
+        self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None
+    ) -> list[list[list[bool]]]:
+        per_answer = [na_claims(a, ks, g) for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True)]
+        flat = iter(self.judge.judge([c for rows in per_answer for row in rows for c in row]))
+        return [[[next(flat) for _ in row] for row in rows] for rows in per_answer]
 
-    def na(self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]]) -> NAReport:
-        return na_report(self.na_matrices(answers, absent), [len(ks) for ks in absent])
+    def na(
+        self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None
+    ) -> NAReport:
+        return na_report(self.na_matrices(answers, absent, graphs), [len(ks) for ks in absent])

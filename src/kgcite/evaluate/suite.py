@@ -25,9 +25,10 @@ from kgcite.jsonl import read_trimmed
 from kgcite.kg.loaders import InputError
 
 
-def _fingerprint(rec: AnswerRecord) -> str:
+def _fingerprint(rec: AnswerRecord, judge: str) -> str:
+    """What a judged row depends on: the answer, its absent set, and the judge that read it."""
     absent = json.dumps(rec.absent) if rec.absent is not None else ""
-    return hashlib.sha256(f"{rec.answer}\n{absent}".encode()).hexdigest()[:16]
+    return hashlib.sha256(f"{rec.answer}\n{absent}\n{judge}".encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -40,9 +41,11 @@ class FullEvaluation:
     def judge_batch(self, records: Sequence[AnswerRecord]) -> list[dict[str, Any]]:
         """The model-judged results of some answers, one JSON-ready row each."""
         parsed = [r.parsed() for r in records]
-        aligned = self.scorer.alignment_judgments(parsed)
+        aligned = self.scorer.alignment_judgments(parsed, [r.graph for r in records])
         with_absent = [i for i, r in enumerate(records) if r.absent is not None]
-        na = self.scorer.na_matrices([parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent])
+        na = self.scorer.na_matrices(
+            [parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent]
+        )
         na_of = dict(zip(with_absent, na, strict=True))
         quality: list[dict[str, float | None]] = [{} for _ in records]
         if self.geval is not None:
@@ -50,7 +53,7 @@ class FullEvaluation:
             quality = self.geval.score(items)
         rows = []
         for i, rec in enumerate(records):
-            row: dict[str, Any] = {"id": rec.id, "fingerprint": _fingerprint(rec), "alignment": aligned[i], "quality": quality[i]}
+            row: dict[str, Any] = {"id": rec.id, "fingerprint": _fingerprint(rec, self.scorer.judge.name), "alignment": aligned[i], "quality": quality[i]}
             if i in na_of:
                 row["na"] = na_of[i]
                 row["n_absent"] = len(rec.absent or ())
@@ -67,7 +70,7 @@ class FullEvaluation:
         report, _ = citation_report(kept, self.unit)
         scored = [r for r in kept if r.status == "ok"]
         rows = _read_rows(out_dir / "per_answer.jsonl") if out_dir else {}
-        todo = [r for r in scored if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r) or (self.geval and not rows[r.id]["quality"])]
+        todo = [r for r in scored if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r, self.scorer.judge.name) or (self.geval and not rows[r.id]["quality"])]
         if on_progress:
             on_progress(len(scored) - len(todo))
         fh = None

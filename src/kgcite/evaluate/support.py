@@ -1,91 +1,94 @@
 """Does a sentence state a fact? One judge for alignment, ``[NA]`` scoring and verification.
 
-DESIGN.md §4: a (sentence, triple) pair is supported iff the value occurs in the sentence
-(case-insensitive, whole words; ISO dates also in their spoken forms) or the NLI model says the
-sentence entails ``property: value``. The lexical test is free, so only the rest goes to NLI,
-all pairs of a call in one batch.
+DESIGN.md §4: the rules (:mod:`kgcite.evaluate.rules`) decide what the words settle — subject,
+relation and value stated, or a stated date that differs — and the NLI model's binary entailment
+decides the rest, all undecided pairs of a call in one batch. Without a model the undecided
+pairs count as unsupported: the judge never trusts a value alone.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from kgcite.generate.verify import normalize
-from kgcite.kg.model import Triple, TripleKey
+from kgcite.evaluate.lexicon import Lexicon, property_label
+from kgcite.evaluate.rules import Claim, verdict
+from kgcite.kg.keys import property_key
+from kgcite.kg.model import Triple
 from kgcite.models.nli import NLIModel
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
-_ISO = re.compile(r"(-?\d{1,4})-(\d{2})-(\d{2})(?:T.*)?")
+
+def hypothesis(relation: str, value: str, subject: str | None = None) -> str:
+    """What a citation triple claims, as NLI reads it (DESIGN.md §4): ``[subject] property: value``."""
+    claim = f"{property_label(relation)}: {value}"
+    return f"{subject} {claim}" if subject else claim
 
 
-def iso_date(value: str) -> tuple[str, str, int] | None:
-    """``1871-11-01`` → ("1871", "November", 1): the year as written, the month's name, the day.
-    None for anything else, BCE years included (their spoken forms vary too much)."""
-    m = _ISO.fullmatch(value.strip())
-    if not m or not 1 <= int(m[2]) <= 12 or m[1].startswith("-"):
-        return None
-    return m[1], MONTHS[int(m[2]) - 1], int(m[3])
-
-
-def value_forms(value: str) -> tuple[str, ...]:
-    """Normalised spellings of a value: itself, and for an ISO date "november 1 1871", "1 november 1871"."""
-    forms = [normalize(value)]
-    date = iso_date(value)
-    if date:
-        year, month, day = int(date[0]), date[1].lower(), date[2]
-        forms += [f"{month} {day} {year}", f"{day} {month} {year}", f"{month} {day:02d} {year}"]
-    return tuple(f for f in forms if f)
-
-
-def states_value(sentence: str, value: str) -> bool:
-    padded = f" {normalize(sentence)} "
-    return any(f" {form} " in padded for form in value_forms(value))
-
-
-def property_label(relation: str) -> str:
-    """``directed_by`` → ``directed by``: relation ids of TSV graphs read as property names."""
-    return relation.replace("_", " ")
-
-
-def hypothesis(relation: str, value: str) -> str:
-    """What a citation triple claims, as NLI reads it (DESIGN.md §4): ``property: value``."""
-    return f"{property_label(relation)}: {value}"
+def value_relations(triples: Iterable[Triple]) -> dict[tuple[str, str], frozenset[str]]:
+    """(subject id, value) → the properties (canonical) the graph holds that value under for that subject."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for t in triples:
+        if not t.is_label:
+            out.setdefault((t.subject_id, t.object_value.strip()), set()).add(property_key(t.relation))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 class SupportJudge:
-    """Lexical test first, NLI for the rest; ``nli=None`` is the lexical judge alone, and
-    ``lexical=False`` sends every pair to NLI (what the paper did with TRUE)."""
+    """Rules first, the NLI model for what they leave undecided.
 
-    def __init__(self, nli: NLIModel | None = None, *, lexical: bool = True) -> None:
-        if nli is None and not lexical:
-            raise ValueError("a judge needs the lexical test, an NLI model, or both")
-        self.nli, self.lexical = nli, lexical
+    ``rules=False`` sends every pair to the model (what the paper did with TRUE); ``nli=None``
+    is the rules alone. ``subject_in_hypothesis`` names the subject in the NLI hypothesis."""
+
+    def __init__(
+        self,
+        nli: NLIModel | None = None,
+        *,
+        rules: bool = True,
+        lexicon: Lexicon | None = None,
+        subject_in_hypothesis: bool = False,
+    ) -> None:
+        if nli is None and not rules:
+            raise ValueError("a judge needs the rules, an NLI model, or both")
+        self.nli, self.rules = nli, rules
+        self.lexicon = lexicon or Lexicon.default()
+        self.subject_in_hypothesis = subject_in_hypothesis
 
     @property
     def name(self) -> str:
         if self.nli is None:
-            return "value-only"
-        return f"value-or-nli:{self.nli.name}" if self.lexical else f"nli:{self.nli.name}"
+            return "rules"
+        return f"rules+nli:{self.nli.name}" if self.rules else f"nli:{self.nli.name}"
 
-    def judge(self, pairs: Sequence[tuple[str, TripleKey]]) -> list[bool]:
-        """For each (sentence, (entity, property, value)): does the sentence state it?"""
-        out = [self.lexical and states_value(s, k[2]) for s, k in pairs]
-        if self.nli is None:
-            return out
-        todo = [i for i, ok in enumerate(out) if not ok and pairs[i][0].strip()]
-        if todo:
-            results = self.nli.predict([pairs[i][0] for i in todo], [hypothesis(pairs[i][1][1], pairs[i][1][2]) for i in todo])
+    def with_relations(self, relations: Iterable[str]) -> SupportJudge:
+        """The same judge with a graph's relations in its lexicon (their own words as cues)."""
+        judge = SupportJudge(self.nli, rules=self.rules, lexicon=self.lexicon.extended(relations), subject_in_hypothesis=self.subject_in_hypothesis)
+        return judge
+
+    def decide(self, claims: Sequence[Claim]) -> list[bool | None]:
+        """The rules' verdicts alone (None: undecided)."""
+        lexicon = self.lexicon.extended({c.relation for c in claims})
+        return [verdict(c, lexicon) if c.sentence.strip() else False for c in claims]
+
+    def judge(self, claims: Sequence[Claim]) -> list[bool]:
+        """For each claim: does its sentence state subject, relation and value?"""
+        decided = self.decide(claims) if self.rules else [None if c.sentence.strip() else False for c in claims]
+        out = [bool(d) for d in decided]
+        todo = [i for i, d in enumerate(decided) if d is None]
+        if todo and self.nli is not None:
+            subject = self.subject_in_hypothesis
+            results = self.nli.predict(
+                [claims[i].sentence for i in todo],
+                [hypothesis(claims[i].relation, claims[i].value, claims[i].subject if subject else None) for i in todo],
+            )
             for i, r in zip(todo, results, strict=True):
                 out[i] = r.label == "entailment"
         return out
 
 
-class NLIVerifier:
+class JudgeVerifier:
     """The grounded pipeline's :class:`~kgcite.generate.verify.Verifier` backed by the judge."""
 
     def __init__(self, judge: SupportJudge) -> None:
         self.judge = judge
 
-    def supported(self, pairs: Sequence[tuple[str, Triple]]) -> list[bool]:
-        return self.judge.judge([(s, t.key) for s, t in pairs])
+    def supported(self, claims: Sequence[Claim]) -> list[bool]:
+        return self.judge.judge(claims)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from kgcite.evaluate.support import value_forms
+from kgcite.evaluate.values import normalize, value_forms
 from kgcite.generate.citations import (
     Citation,
     NACitation,
@@ -30,7 +30,7 @@ from kgcite.generate.citations import (
 )
 from kgcite.generate.prompts import quote_grammar, quote_prompt, quote_system
 from kgcite.generate.verbalize import verbalize
-from kgcite.generate.verify import QuoteVerifier, invents, normalize
+from kgcite.generate.verify import QuoteVerifier, invents
 from kgcite.kg.model import Triple, TripleKey
 from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest, LLMError

@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgcite.evaluate.rules import Claim
+from kgcite.evaluate.support import JudgeVerifier, SupportJudge, value_relations
+from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import (
     Citation,
     KGCitation,
@@ -28,7 +31,7 @@ from kgcite.generate.citations import (
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.select import TripleSelector
 from kgcite.generate.verbalize import verbalize
-from kgcite.generate.verify import LexicalVerifier, Verifier, invents, normalize
+from kgcite.generate.verify import Verifier, invents
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
@@ -101,7 +104,7 @@ class Generator(ABC):
 
     def __init__(self, retriever: KGRetriever, llm: LLM | None, verifier: Verifier | None = None) -> None:
         self.retriever, self.llm = retriever, llm
-        self.verifier: Verifier = verifier or LexicalVerifier()
+        self.verifier: Verifier = verifier or JudgeVerifier(SupportJudge())
 
     @property
     def model_name(self) -> str:
@@ -133,9 +136,14 @@ class Generator(ABC):
     def verify(self, sentences: Sequence[Sentence], graph: Subgraph) -> tuple[tuple[Sentence, ...], list[str]]:
         """Drop citations a sentence does not state; a sentence left with none is flagged [NA]."""
         by_key = {t.key: t for t in graph.triples}
+        held = value_relations(graph.triples)
         cited = [[k for t in s.cited_triples() if t.key is not None and (k := graph.find(t.key)) is not None] for s in sentences]
-        pairs = [(s.text, by_key[k]) for s, had in zip(sentences, cited, strict=True) for k in had]
-        verdicts = iter(self.verifier.supported(pairs))
+        claims = [
+            Claim.of(s.text, by_key[k], " ".join(p.text for p in sentences[:i]), held.get((k[0], k[2].strip())))
+            for i, (s, had) in enumerate(zip(sentences, cited, strict=True))
+            for k in had
+        ]
+        verdicts = iter(self.verifier.supported(claims))
         out, notes = [], []
         for s, had in zip(sentences, cited, strict=True):
             keep: list[TripleKey] = []
@@ -190,7 +198,7 @@ class GroundedGenerator(Generator):
                 continue
             t2 = time.perf_counter()
             template = tuple(Sentence(verbalize(t), cite_triples([t.key])) for t in triples) or (_na_sentence(retrieval),)
-            rewritten = self.accept_rewrite(reply.text, triples, retrieval.question) if reply is not None else None
+            rewritten = self.accept_rewrite(reply.text, triples, retrieval.question, retrieval.graph) if reply is not None else None
             sentences, notes = self.verify(rewritten or template, retrieval.graph)
             timings = {**retrieval.timings, "select": select_s, "generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2}
             out.append(
@@ -210,7 +218,9 @@ class GroundedGenerator(Generator):
             )
         return out
 
-    def accept_rewrite(self, text: str, triples: Sequence[Triple], question: str) -> tuple[Sentence, ...] | None:
+    def accept_rewrite(
+        self, text: str, triples: Sequence[Triple], question: str, graph: Subgraph | None = None
+    ) -> tuple[Sentence, ...] | None:
         """The LLM's paragraph as cited sentences, or None if it dropped a fact or added one.
 
         Each sentence cites the triples whose values it states; every triple must be stated,
@@ -224,11 +234,14 @@ class GroundedGenerator(Generator):
         if not parsed.sentences or parsed.citations():
             return None
         known = normalize(" ".join([question, *(verbalize(t) for t in triples)]))
-        sentences, stated = [], set()
+        held = value_relations(graph.triples if graph is not None else triples)
+        sentences: list[Sentence] = []
+        stated: set[TripleKey] = set()
         for s in parsed.sentences:
             if invents(s.text, known):
                 return None
-            verdicts = self.verifier.supported([(s.text, t) for t in triples])
+            context = " ".join(p.text for p in sentences)
+            verdicts = self.verifier.supported([Claim.of(s.text, t, context, held.get((t.subject_id, t.object_value.strip()))) for t in triples])
             cited = [t.key for t, ok in zip(triples, verdicts, strict=True) if ok]
             if not cited:
                 return None

@@ -1,31 +1,25 @@
 """Does a sentence state what it cites? The check behind grounded mode's guarantee.
 
-:class:`LexicalVerifier` accepts a (sentence, triple) pair when the value occurs in the sentence;
-an NLI model (a later issue) plugs in through the same :class:`Verifier` protocol.
+A :class:`Verifier` reads claims (sentence, cited triple, the text before it); the judge of
+:mod:`kgcite.evaluate.support` is the one kgcite ships, so verification and the alignment metric
+never disagree (DESIGN.md §4).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from kgcite.kg.model import Triple
+from kgcite.evaluate.rules import Claim
+from kgcite.evaluate.values import normalize
 
 
 @runtime_checkable
 class Verifier(Protocol):
-    def supported(self, pairs: Sequence[tuple[str, Triple]]) -> list[bool]:
-        """For each (sentence without citation marks, cited triple): does the sentence state it?"""
+    def supported(self, claims: Sequence[Claim]) -> list[bool]:
+        """For each claim (a sentence without citation marks and a triple it cites): does the sentence state it?"""
         ...
-
-
-def normalize(text: str) -> str:
-    """Lower case, accents folded, punctuation to spaces: "Newark," matches "newark"."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
 
 #: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
@@ -42,17 +36,6 @@ def invents(text: str, known: str) -> bool:
         if words and f" {' '.join(words)} " not in f" {known} ":
             return True
     return False
-
-
-class LexicalVerifier:
-    """Supported iff the cited value appears in the sentence as whole words (normalised)."""
-
-    def supported(self, pairs: Sequence[tuple[str, Triple]]) -> list[bool]:
-        out = []
-        for sentence, triple in pairs:
-            value = normalize(triple.object_value)
-            out.append(bool(value) and f" {value} " in f" {normalize(sentence)} ")
-        return out
 
 
 @runtime_checkable

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from kgcite.evaluate.support import property_label
+from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker

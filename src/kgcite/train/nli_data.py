@@ -16,10 +16,12 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kgcite.evaluate.support import hypothesis, iso_date, property_label
+from kgcite.evaluate.lexicon import property_label
+from kgcite.evaluate.support import hypothesis
+from kgcite.evaluate.values import iso_date
 from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import InputError, read_biokalma, read_tsv, shipped_biokalma, shipped_data
 from kgcite.kg.model import Triple
@@ -33,6 +35,7 @@ class LabelledPair:
     hypothesis: str
     label: str
     source: str = ""
+    subject: str = ""  # the label of the entity the premise is about (KG pairs)
 
 
 # --- SICK ----------------------------------------------------------------------------------
@@ -272,7 +275,8 @@ def kg_pairs(
         ]
     out: list[LabelledPair] = []
     for premise, stated, facts in drafts:
-        out.extend(_labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims, many_valued_swaps))
+        labelled = _labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims, many_valued_swaps)
+        out.extend(replace(p, subject=stated[0].subject_label) for p in labelled)
     return out if inflect is None else _inflected(out, inflect, inflect_rate, random.Random(f"inflect-{seed}"))
 
 
@@ -284,7 +288,7 @@ def _inflected(
     for p in pairs:
         label, sep, value = p.hypothesis.partition(": ")
         variants = inflect(label) if sep and rng.random() < rate else ()
-        out.append(LabelledPair(p.premise, f"{rng.choice(variants)}: {value}", p.label, p.source) if variants else p)
+        out.append(replace(p, hypothesis=f"{rng.choice(variants)}: {value}") if variants else p)
     return out
 
 

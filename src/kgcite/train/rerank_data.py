@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from kgcite.evaluate.support import property_label
+from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Triple
 from kgcite.train.nli_data import LabelledPair
 

@@ -1,0 +1,143 @@
+"""Which words state a relation: the relation lexicon the judge reads sentences with.
+
+A property is stated by a lemma of its own content words ("directed" for ``directed_by``,
+"religion" for ``religion``) or by a paraphrase people use for it ("born" for *place of birth*,
+"wife" for *spouse*, "stars" for *starred actors*). kgcite ships paraphrases for common
+Wikidata and film properties; any other graph's relations get their own words, so the lexicon
+extends to a graph by its relation names alone (:meth:`Lexicon.extended`).
+
+Words are compared by a small suffix stemmer: "realist", "realism" → "real"; "directed",
+"director" → "direct". It is deliberately crude and symmetric: both sides are stemmed alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from kgcite.evaluate.values import normalize
+from kgcite.kg.keys import property_key
+
+#: Function words: never a cue, skipped when asking what stands between two words.
+STOP = frozenset(
+    ["a", "an", "the", "of", "or", "and", "by", "in", "on", "at", "to", "for", "from", "with", "as", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "its", "it", "his", "her", "their", "this", "that", "these", "those", "which", "who", "whom", "whose", "also", "both", "then", "than", "s"]
+)
+#: Words of property names that say nothing about the relation on their own.
+GENERIC = frozenset(["date", "place", "has", "number", "type", "main", "value", "name", "point", "time"])
+
+_INFLECTIONS = ("ing", "ed", "es", "ly", "s")
+_DERIVATIONS = ("ically", "ations", "ation", "istic", "ism", "ist", "ic", "al", "er", "or")
+
+
+def _strip(word: str, suffixes: tuple[str, ...]) -> str:
+    for suffix in suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def stem(word: str) -> str:
+    """A crude stem: an inflection, then a derivation stripped; a final ``e`` and a doubled consonant dropped."""
+    if word.isdigit() or len(word) <= 4:
+        return word
+    word = _strip(_strip(word, _INFLECTIONS), _DERIVATIONS)
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]
+    return word
+
+
+def stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in normalize(text).split())
+
+
+#: Paraphrases by canonical property name (kg.keys.property_key). Words, or phrases of words.
+LEXICON: dict[str, tuple[str, ...]] = {
+    "place of birth": ("born", "birthplace", "native"),
+    "date of birth": ("born", "birthday"),
+    "place of death": ("died", "dies", "death", "passed away"),
+    "date of death": ("died", "dies", "death", "passed away"),
+    "cause of death": ("died", "dies", "death", "due to", "killed"),
+    "manner of death": ("died", "death", "killed"),
+    "place of burial": ("buried", "burial", "grave", "laid to rest"),
+    "medical condition": ("suffered", "suffering", "diagnosed", "illness", "disease", "condition", "due to", "died of"),
+    "sex or gender": ("male", "female", "man", "woman", "sex", "gender"),
+    "country of citizenship": ("citizen", "citizenship", "national", "nationality"),
+    "spouse": ("wife", "husband", "married", "spouse", "wed"),
+    "child": ("son", "daughter", "child", "children", "father of", "mother of", "parent of"),
+    "father": ("father", "dad", "son of", "daughter of", "child of"),
+    "mother": ("mother", "mom", "son of", "daughter of", "child of", "born to"),
+    "sibling": ("brother", "sister", "sibling"),
+    "occupation": ("worked as", "profession", "occupation", "career", "job"),
+    "alma mater": ("attended", "studied", "graduated", "educated", "alumnus", "student"),
+    "educated at": ("attended", "studied", "graduated", "educated", "alumnus", "student"),
+    "employer": ("worked for", "employed", "employer", "joined", "staff"),
+    "notable works": ("wrote", "written", "author", "works", "known for", "created"),
+    "award received": ("won", "awarded", "received", "award", "prize", "honoured", "honored", "recipient"),
+    "nominated for": ("nominated", "nomination", "nominee"),
+    "member of sports team": ("played for", "plays for", "team", "member", "joined", "signed"),
+    "member of": ("member", "belonged", "belongs", "joined"),
+    "member of political party": ("member", "party", "belonged", "joined"),
+    "religion": ("religion", "religious", "faith", "practised", "practiced", "believer"),
+    "movement": ("movement", "school", "part of"),
+    "languages spoken": ("spoke", "speaks", "spoken", "language", "fluent"),
+    "native language": ("native language", "mother tongue", "grew up speaking"),
+    "residence": ("lived", "lives", "resided", "resides", "home"),
+    "work location": ("worked in", "works in", "based in"),
+    "position held": ("served as", "position", "office", "post", "held"),
+    "doctoral advisor": ("advisor", "adviser", "supervisor", "supervised", "doctorate under", "phd under"),
+    "doctoral student": ("supervised", "doctoral student", "advised"),
+    "student of": ("studied under", "student of", "learned from", "pupil"),
+    "influenced by": ("influenced", "influence", "inspired"),
+    "genre": ("genre", "style", "music"),
+    "instrument": ("plays", "played", "instrument"),
+    "record label": ("label", "signed", "recorded for"),
+    "field of work": ("field", "worked in", "specialised", "specialized", "research"),
+    "conflict": ("fought", "served in", "war", "battle"),
+    "military branch": ("served in", "branch"),
+    "participated in": ("took part", "participated", "competed"),
+    # film graphs (MetaQA and the like)
+    "directed by": ("directed", "director", "directs", "helmed"),
+    "written by": ("written", "wrote", "writer", "screenplay", "script", "penned", "writes"),
+    "starred actors": ("stars", "starring", "starred", "actor", "actress", "cast", "appears", "featuring"),
+    "release year": ("released", "release", "came out", "premiered"),
+    "in language": ("language", "spoken"),
+    "has genre": ("genre",),
+    "has tags": ("tagged", "tags", "tag"),
+    "has imdb rating": ("rating", "rated", "imdb"),
+    "has imdb votes": ("votes", "imdb"),
+}
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Cue phrases (as stem tuples) per canonical property; built once, extended per graph."""
+
+    cues: Mapping[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
+
+    @classmethod
+    def default(cls) -> Lexicon:
+        return cls().extended(LEXICON)
+
+    def extended(self, relations: Iterable[str] | Mapping[str, Iterable[str]]) -> Lexicon:
+        """This lexicon plus relations (their own content words) and, from a mapping, their paraphrases."""
+        paraphrases = relations if isinstance(relations, Mapping) else dict.fromkeys(relations, ())
+        cues = {k: set(v) for k, v in self.cues.items()}
+        for relation, extra in paraphrases.items():
+            key = property_key(relation)
+            own = {(s,) for w, s in zip(normalize(key).split(), stems(key), strict=True) if w not in STOP and w not in GENERIC}
+            cues.setdefault(key, set()).update(own | {stems(p) for p in extra if stems(p)})
+        return Lexicon({k: frozenset(v) for k, v in cues.items()})
+
+    def cues_of(self, relation: str) -> frozenset[tuple[str, ...]]:
+        key = property_key(relation)
+        return self.cues.get(key) or self.extended([relation]).cues[key]
+
+    def relations(self) -> frozenset[str]:
+        return frozenset(self.cues)
+
+
+def property_label(relation: str) -> str:
+    """``directed_by`` → ``directed by``: relation ids of TSV graphs read as property names."""
+    return relation.replace("_", " ")

@@ -1,0 +1,165 @@
+"""The judge's rules: does a sentence state subject, relation and value of a triple? (DESIGN.md §4)
+
+Rules decide what they can read off the words and leave the rest to the NLI model:
+
+1. a date or number stated with the relation but different from the value → no;
+2. the subject not stated (its label, its last name, or a pronoun with the subject in the
+   preceding text) → no;
+3. the value stated with a cue of the relation next to it (same clause, no other relation's cue
+   between) → yes; or stated as the only relation the graph holds that value under for this
+   subject ("a male writer", "atheistic views") → yes;
+4. the value stated right after another relation's cue (and not next to its own) → no;
+5. the relation stated but the value nowhere (it is stated with another value) → no;
+6. anything else: undecided (``None``).
+
+The value alone never decides: "X was directed by Y" does not state ``written by: Y``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kgcite.evaluate.lexicon import STOP, Lexicon, stem
+from kgcite.evaluate.values import is_quantity, normalize, quantities, value_forms
+from kgcite.kg.keys import property_key
+from kgcite.kg.model import Triple
+
+PRONOUNS = frozenset(["he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"])
+#: How far (in words) a relation cue may stand from the value it states.
+WINDOW = 10
+#: Clause breaks: a cue across one of these does not state the value.
+_CLAUSE = frozenset([";"])
+_BREAK = re.compile(r""";|(?<=[a-z0-9)"'])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)[.!?]\s+(?=[A-Z"'])""")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One (sentence, citation triple) pair as the judge reads it.
+
+    ``subject`` is the cited entity's label (None: unknown, not checked); ``context`` the answer's
+    text before the sentence (antecedents for pronouns); ``value_relations`` the relations under
+    which the graph holds this value for this subject (None: unknown)."""
+
+    sentence: str
+    subject: str | None
+    relation: str
+    value: str
+    context: str = ""
+    value_relations: frozenset[str] | None = None
+
+    @classmethod
+    def of(cls, sentence: str, triple: Triple, context: str = "", value_relations: frozenset[str] | None = None) -> Claim:
+        return cls(sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations)
+
+
+def _find(words: list[str], phrase: tuple[str, ...] | list[str]) -> list[int]:
+    n = len(phrase)
+    return [i for i in range(len(words) - n + 1) if n and tuple(words[i : i + n]) == tuple(phrase)]
+
+
+def value_spans(words: list[str], word_stems: list[str], value: str) -> list[tuple[int, int]]:
+    """Where the value is stated: any of its spellings word for word, or (words, not numbers) stem for stem."""
+    spans = [(i, i + len(f.split())) for f in value_forms(value) for i in _find(words, f.split())]
+    if not spans and not is_quantity(value):
+        vs = [stem(w) for w in normalize(value).split()]
+        spans = [(i, i + len(vs)) for i in _find(word_stems, vs)]
+    return spans
+
+
+def subject_stated(words: list[str], subject: str, context: str) -> bool:
+    """The label, a person's last name, or a pronoun whose antecedent (in the context) is the subject."""
+    label = normalize(subject).split()
+    if not label or _find(words, label):
+        return True
+    last = label[-1]
+    if 2 <= len(label) <= 4 and last not in STOP and len(last) > 2 and not last.isdigit() and last in words:
+        return True
+    if PRONOUNS & set(words):
+        before = normalize(context).split()
+        return bool(_find(before, label)) or (len(label) >= 2 and last in before)
+    return False
+
+
+def _cue_positions(word_stems: list[str], cues: frozenset[tuple[str, ...]], masked: set[int]) -> set[int]:
+    out: set[int] = set()
+    for cue in cues:
+        for i in _find(word_stems, cue):
+            covered = set(range(i, i + len(cue)))
+            if not covered & masked:
+                out |= covered
+    return out
+
+
+def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
+    """True/False where the rules decide; None where the NLI model has to."""
+    words = tokens(claim.sentence, claim.subject)
+    word_stems = [stem(w) for w in words]
+    subject_words = normalize(claim.subject).split() if claim.subject else []
+    masked = {j for i in _find(words, subject_words) for j in range(i, i + len(subject_words))}
+    spans = [(a, b) for a, b in value_spans(words, word_stems, claim.value) if not masked & set(range(a, b))]
+    in_value = {j for a, b in spans for j in range(a, b)}
+    own = _cue_positions(word_stems, lexicon.cues_of(claim.relation), masked)
+    key = property_key(claim.relation)
+    others = set()
+    for relation in lexicon.relations():
+        if relation != key:
+            others |= _cue_positions(word_stems, lexicon.cues[relation], masked | in_value)
+    others -= own
+    if not spans and own and is_quantity(claim.value) and quantities(words):
+        return False  # rule 1: the relation stated with another date or number
+    if claim.subject is not None and not subject_stated(words, claim.subject, claim.context):
+        return False  # rule 2
+    breaks = _clauses(words)
+    for a, b in spans:
+        for c in own:
+            between = set(range(c + 1, a) if c < a else range(b, c))
+            if abs(c - a) <= WINDOW and not breaks & between and not (others & between and _content(words, between - others - own)):
+                return True  # rule 3 ("directed and written by Y" states both; "born in X and died in Y" does not)
+    held = {property_key(r) for r in claim.value_relations} if claim.value_relations is not None else None
+    after_other = [_right_after(others, a, words) for a, _ in spans]
+    if spans and held == {key} and not any(after_other):
+        return True  # rule 3, the graph's reading of the value
+    if spans and all(after_other):
+        return False  # rule 4
+    if spans and held and key not in held:
+        return False  # rule 4, the graph's reading: it holds this value for the subject under other relations only
+    if not spans and own and not _partly_stated(words, claim.value):
+        return False  # rule 5
+    return None
+
+
+def tokens(sentence: str, keep: str | None = None) -> list[str]:
+    """Normalised words, with ``;`` marking clause and sentence breaks (none inside ``keep``, a name)."""
+    protected = [(m.start(), m.end()) for m in re.finditer(re.escape(keep), sentence, re.IGNORECASE)] if keep else []
+    parts, start = [], 0
+    for m in _BREAK.finditer(sentence):
+        if not any(a <= m.start() < b for a, b in protected):
+            parts.append(sentence[start : m.start()])
+            start = m.end()
+    parts.append(sentence[start:])
+    return [w for part in parts for w in (*normalize(part).split(), ";")][:-1]
+
+
+def _clauses(words: list[str]) -> set[int]:
+    return {i for i, w in enumerate(words) if w in _CLAUSE}
+
+
+def _content(words: list[str], positions: set[int]) -> bool:
+    return any(words[i] not in STOP for i in positions)
+
+
+def _right_after(cues: set[int], start: int, words: list[str]) -> bool:
+    """Whether a cue stands right before ``start``, with only function words between."""
+    i = start - 1
+    while i >= 0 and words[i] in STOP and i not in cues:
+        i -= 1
+    return i in cues
+
+
+def _partly_stated(words: list[str], value: str) -> bool:
+    """The value's last content word and half or more of the others occur (a shortened name)."""
+    content = [w for w in normalize(value).split() if w not in STOP]
+    if not content or is_quantity(value) or content[-1] not in words:
+        return False
+    return sum(w in words for w in content) * 2 >= len(content)
