@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kgcite.evaluate.citation import CitationReport
+from kgcite.evaluate.lexicon import property_label
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.citations import attach_marks
@@ -193,10 +194,11 @@ def format_attributed(answer: AttributedAnswer) -> str:
     out = [" ".join(lines), ""]
     for key, n in numbers.items():
         t = by_key.get(key)
-        subject = f"{t.subject_label} ({key[0]})" if t else key[0]
-        out.append(f"[{n}] {subject} · {key[1]} · {key[2]}")
+        subject = key[0] if t is None or t.subject_label == key[0] else f"{t.subject_label} ({key[0]})"
+        out.append(f"[{n}] {subject} · {property_label(key[1])} · {key[2]}")
     if any(s.na for s in answer.sentences):
         out.append("[NA] the knowledge graph does not hold this")
+    out += [f"note: {r}" for r in answer.repairs if r.startswith("linked ")]
     return "\n".join(out).rstrip()
 
 

@@ -12,7 +12,6 @@ from kgcite.evaluate.quotes import NLIQuoteVerifier
 from kgcite.evaluate.support import JudgeVerifier, SupportJudge
 from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
-from kgcite.generate.select import TripleSelector
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore
 from kgcite.models.cache import CachedLLM
@@ -146,9 +145,7 @@ class Runtime:
 
     def generator(self, mode: str) -> Generator:
         if mode == "grounded":
-            return GroundedGenerator(
-                self.retriever, self.llm if self.rewrite else None, TripleSelector(self.embedder), JudgeVerifier(self.judge)
-            )
+            return GroundedGenerator(self.retriever, self.llm if self.rewrite else None, JudgeVerifier(self.judge))
         if mode == "free":
             return FreeGenerator(self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.constrained)
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

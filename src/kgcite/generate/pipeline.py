@@ -9,6 +9,7 @@ construction, and a verify step flags unsupported sentences ``[NA]``.
 
 from __future__ import annotations
 
+import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from kgcite.generate.citations import (
     parse_answer,
 )
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
-from kgcite.generate.select import TripleSelector
+from kgcite.generate.statements import Gap, Statements, compose
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
 from kgcite.kg.model import Subgraph, Triple, TripleKey
@@ -52,6 +53,8 @@ class AttributedAnswer:
     rewritten: bool = False
     raw_output: str = ""
     timings: dict[str, float] = field(default_factory=dict)
+    absent: tuple[Gap, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
+    asked: dict[str, Any] | None = None  # the question analysis: its parts and their relations
 
     @property
     def answer(self) -> str:
@@ -83,6 +86,8 @@ class AttributedAnswer:
             "model": self.model,
             "linked": list(self.linked),
             "evidence": [list(t.key) for t in self.evidence],
+            "absent": [list(g) for g in self.absent],
+            "asked": self.asked,
             "repairs": list(self.repairs),
             "rewritten": self.rewritten,
             "raw_output": self.raw_output,
@@ -162,44 +167,80 @@ class Generator(ABC):
 
 # -- grounded ---------------------------------------------------------------------------------
 
+#: Praise a small model likes to add and no graph states: a rewrite using one the evidence lacks is refused.
+EVALUATIVE = frozenset(
+    ["renowned", "famous", "famed", "celebrated", "acclaimed", "brilliant", "groundbreaking", "prominent", "influential", "legendary", "iconic", "remarkable", "dedicated", "talented", "distinguished", "eminent", "prolific", "esteemed", "great", "greatest", "best", "outstanding", "notable", "important", "significant", "successful", "beloved", "revered", "pioneering", "visionary", "respected", "leading", "world-renowned", "extraordinary", "exceptional"]
+)
+#: Prompt text a model may echo: "A:", "Answer:", "Generated Answer:", "Question:", "Facts:".
+_LEAK = re.compile(r"(?:^|\n|\s)(?:generated\s+answer|answer|question|facts?|a|q)\s*:", re.IGNORECASE)
+
+
+def rewrite_problem(text: str, evidence: str) -> str | None:
+    """Why a rewrite cannot be kept before any fact is checked: leaked prompt text or praise."""
+    if _LEAK.search(text):
+        return "rewrite rejected: prompt text in the output"
+    known = set(normalize(evidence).split())
+    praise = sorted({w for w in normalize(text).split() if w in EVALUATIVE and w not in known})
+    if praise:
+        return f"rewrite rejected: evaluative words not in the evidence ({', '.join(praise)})"
+    return None
+
+
 class GroundedGenerator(Generator):
+    """Statements first (one template sentence per asked relation, ``[NA]`` per gap), then an
+    optional LLM rewrite kept only when the judge supports every pair and nothing is added."""
+
     mode = "grounded"
 
     def __init__(
         self,
         retriever: KGRetriever,
         llm: LLM | None,
-        selector: TripleSelector,
         verifier: Verifier | None = None,
         *,
         rewrite: bool = True,
         max_tokens: int = 120,
+        summary_size: int = 5,
     ) -> None:
         super().__init__(retriever, llm, verifier)
-        self.selector, self.rewrite, self.max_tokens = selector, rewrite, max_tokens
+        self.rewrite, self.max_tokens, self.summary_size = rewrite, max_tokens, summary_size
+
+    def statements(self, retrieval: Retrieval) -> Statements:
+        analysis = retrieval.analysis or self.retriever.analyzer.analyse(retrieval.question, [le.mention for le in retrieval.linked])
+        entities = [le.entity for le in retrieval.linked]
+        mentions = {le.entity.id: le.mention for le in retrieval.linked}
+        return compose(analysis, retrieval.graph, entities, mentions, summary_size=self.summary_size)
 
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
         t0 = time.perf_counter()
-        selected = self.selector.select_many([r.question for r in retrievals], [r.graph for r in retrievals])
+        planned = [self.statements(r) for r in retrievals]
         select_s = (time.perf_counter() - t0) / max(1, len(retrievals))
         requests = [
-            ChatRequest.of(rewrite_prompt(r.question, [verbalize(t) for t in triples]), system=REWRITE_SYSTEM, max_tokens=self.max_tokens)
-            if triples and self.rewrite and self.llm is not None
+            ChatRequest.of(rewrite_prompt(r.question, [s.text for s in p.sentences if not s.na]), system=REWRITE_SYSTEM, max_tokens=self.max_tokens)
+            if p.triples and self.rewrite and self.llm is not None
             else None
-            for r, triples in zip(retrievals, selected, strict=True)
+            for r, p in zip(retrievals, planned, strict=True)
         ]
         t1 = time.perf_counter()
         replies = self._chat(requests)
         gen_s = (time.perf_counter() - t1) / max(1, sum(r is not None for r in requests))
         out: list[AttributedAnswer | LLMError] = []
-        for retrieval, triples, reply in zip(retrievals, selected, replies, strict=True):
+        for retrieval, plan, reply in zip(retrievals, planned, replies, strict=True):
             if isinstance(reply, LLMError):
                 out.append(reply)
                 continue
             t2 = time.perf_counter()
-            template = tuple(Sentence(verbalize(t), cite_triples([t.key])) for t in triples) or (_na_sentence(retrieval),)
-            rewritten = self.accept_rewrite(reply.text, triples, retrieval.question, retrieval.graph) if reply is not None else None
-            sentences, notes = self.verify(rewritten or template, retrieval.graph)
+            template = plan.sentences or (_na_sentence(retrieval),)
+            notes: list[str] = [n for le in retrieval.linked if (n := le.note())]
+            rewritten = None
+            if reply is not None:
+                facts = [s for s in plan.sentences if not s.na]
+                problem = rewrite_problem(reply.text, " ".join([retrieval.question, *(s.text for s in facts)]))
+                rewritten = None if problem else self.accept_rewrite(reply.text, plan.triples, retrieval.question, retrieval.graph, facts)
+                if rewritten is not None:
+                    rewritten += tuple(s for s in plan.sentences if s.na)
+                notes.append(problem or ("" if rewritten else "rewrite rejected: template text kept"))
+            sentences, verify_notes = self.verify(rewritten or template, retrieval.graph)
             timings = {**retrieval.timings, "select": select_s, "generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2}
             out.append(
                 AttributedAnswer(
@@ -208,24 +249,31 @@ class GroundedGenerator(Generator):
                     model=self.model_name if reply is not None else "template",
                     sentences=sentences,
                     retrieved=retrieval.graph,
-                    evidence=tuple(triples),
+                    evidence=plan.triples,
                     linked=tuple(le.entity.id for le in retrieval.linked),
-                    repairs=tuple(notes) + (() if rewritten or reply is None else ("rewrite rejected: template text kept",)),
+                    repairs=tuple(n for n in notes if n) + tuple(verify_notes),
                     rewritten=rewritten is not None,
                     raw_output=reply.text if reply is not None else "",
                     timings=timings,
+                    absent=plan.absent,
+                    asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
                 )
             )
         return out
 
     def accept_rewrite(
-        self, text: str, triples: Sequence[Triple], question: str, graph: Subgraph | None = None
+        self,
+        text: str,
+        triples: Sequence[Triple],
+        question: str,
+        graph: Subgraph | None = None,
+        facts: Sequence[Sentence] = (),
     ) -> tuple[Sentence, ...] | None:
         """The LLM's paragraph as cited sentences, or None if it dropped a fact or added one.
 
-        Each sentence cites the triples whose values it states; every triple must be stated,
-        every sentence must cite something, and no name or number may appear that is not in
-        the facts or the question.
+        Each sentence cites the triples the judge says it states; every triple must be stated,
+        every sentence must cite something, and no name or number may appear that is not in the
+        facts or the question.
         """
         lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
         if not lines or any(ln[-1] not in ".!?" for ln in lines):  # lists and cut-off text are no prose
@@ -233,7 +281,7 @@ class GroundedGenerator(Generator):
         parsed = parse_answer(" ".join(lines))
         if not parsed.sentences or parsed.citations():
             return None
-        known = normalize(" ".join([question, *(verbalize(t) for t in triples)]))
+        known = normalize(" ".join([question, *(s.text for s in facts), *(verbalize(t) for t in triples)]))
         held = value_relations(graph.triples if graph is not None else triples)
         sentences: list[Sentence] = []
         stated: set[TripleKey] = set()

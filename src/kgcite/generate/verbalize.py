@@ -1,14 +1,25 @@
-"""The template verbaliser: one plain sentence per triple, the value verbatim.
+"""The template verbaliser: one plain sentence per relation, the values verbatim.
 
 It is the floor of grounded generation (DESIGN.md §8): whatever an LLM makes of the facts, this
-text is always available and always states exactly what it cites.
+text is always available and always states exactly what it cites, so the judge supports it.
+Common Wikidata relations have hand-written patterns; any other relation label is read by its
+parts of speech (spaCy): a verb ("X founded Y"), a participle ("X was directed by Y"), a noun
+("X's spouse is Y"), a preposition first ("in language" → "X's language is Y"). Labels are
+humanised (``_`` → space) and ISO dates spoken ("November 1, 1871"); citations keep the value
+as the graph writes it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
+from kgcite.evaluate.lexicon import property_label
+from kgcite.evaluate.values import iso_date
+from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 
-#: Relation → sentence pattern; ``{s}`` subject label, ``{o}`` value. Others: "{s}'s {r} is {o}."
+#: Relation → sentence pattern; ``{s}`` subject label, ``{o}`` value(s).
 TEMPLATES: dict[str, str] = {
     "place of birth": "{s} was born in {o}.",
     "place of death": "{s} died in {o}.",
@@ -17,7 +28,7 @@ TEMPLATES: dict[str, str] = {
     "place of burial": "{s} was buried at {o}.",
     "cause of death": "{s}'s cause of death was {o}.",
     "manner of death": "{s}'s manner of death was {o}.",
-    "occupation": "{s} worked as a {o}.",
+    "occupation": "{s}'s occupation was {o}.",
     "country of citizenship": "{s} was a citizen of {o}.",
     "alma mater": "{s} studied at {o}.",
     "educated at": "{s} studied at {o}.",
@@ -43,13 +54,68 @@ TEMPLATES: dict[str, str] = {
     "succeeds": "{s} succeeded {o}.",
     "conflict": "{s} took part in the {o}.",
     "nominated for": "{s} was nominated for the {o}.",
+    "starred actors": "{s} stars {o}.",
+    "release year": "{s} was released in {o}.",
+    "has genre": "{s}'s genre is {o}.",
+    "in language": "{s}'s language is {o}.",
+    "has tags": "{s} is tagged with {o}.",
 }
+#: Patterns that also read well with several values; the others state a list ("X's child: A, B and C.").
+_LISTS_WELL = frozenset(p for p, t in TEMPLATES.items() if not t.startswith("{s}'s") or "include" in t) | {"notable works", "has genre", "in language"}
+
+
+def speak(value: str) -> str:
+    """An ISO date as people write it ("November 1, 1871"); anything else as it is."""
+    date = iso_date(value)
+    if date is None:
+        return value
+    year, month, day = date
+    return f"{month} {day}, {int(year)}" if day else f"{month} {int(year)}"
+
+
+def join(values: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+@lru_cache(maxsize=1)
+def _tagger():  # type: ignore[no-untyped-def]
+    from kgcite.models.ner import load_spacy
+
+    return load_spacy(exclude=["ner", "parser", "lemmatizer"])
+
+
+@lru_cache(maxsize=4096)
+def pattern(relation: str) -> tuple[str, bool]:
+    """The sentence pattern of a relation and whether it reads well with several values."""
+    key = property_key(relation)
+    if key in TEMPLATES:
+        return TEMPLATES[key], key in _LISTS_WELL
+    label = property_label(relation).strip()
+    tags = [(t.text, t.tag_, t.pos_) for t in _tagger()(label)]
+    first, last = tags[0], tags[-1]
+    verb = first[1] in ("VBD", "VBN", "VBZ", "VBP", "VB") and first[2] in ("VERB", "AUX")
+    if verb and len(tags) >= 2 and last[2] == "ADP":  # "directed by", "born in", "participated in"
+        passive = first[1] == "VBN" or last[0].lower() == "by"
+        return ("{s} was " if passive else "{s} ") + label + " {o}.", True
+    if verb and (len(tags) == 1 or first[1] == "VBZ"):  # "founded", "owns", "has genre"
+        return "{s} " + label + " {o}.", True
+    if first[2] == "ADP" and len(tags) > 1:  # "in language": the preposition says nothing alone
+        label = label.split(" ", 1)[1]
+    if last[1] in ("NNS", "NNPS"):  # "starred actors", "notable works"
+        return "{s}'s " + label + " include {o}.", True
+    return "{s}'s " + label + " is {o}.", False
+
+
+def state(subject: str, relation: str, values: Sequence[str]) -> str:
+    """One sentence stating every value of one relation of one subject (dates spoken)."""
+    spoken = [speak(v) for v in values]
+    text, lists = pattern(relation)
+    if len(spoken) > 1 and not lists:
+        return f"{subject}'s {property_label(relation).strip()}: {join(spoken)}."
+    return text.format(s=subject, o=join(spoken))
 
 
 def verbalize(triple: Triple) -> str:
-    """One sentence stating the triple, with the subject label and the value verbatim."""
-    pattern = TEMPLATES.get(triple.relation)
-    rel = triple.relation.replace("_", " ")
-    if pattern is None:
-        pattern = "{s}'s {r} is {o}." if not rel.endswith(("_by", " by", " of", " in", " at")) else "{s} {r} {o}."
-    return pattern.format(s=triple.subject_label, r=rel, o=triple.object_value)
+    """One sentence stating the triple, with the subject label and the value (dates spoken)."""
+    return state(triple.subject_label, triple.relation, [triple.object_value])

@@ -1,8 +1,12 @@
-"""Entity linking as KaLMA §3.1 does it, without an LLM.
+"""Entity linking as KaLMA §3.1 does it, without an LLM, and without depending on NER.
 
-NER mentions → candidate entities by label and alias → NER-type filter (a PERSON mention links
-to a ``human``) → same-name candidates ranked by how many of their neighbours' values occur in
-the question (exact match) → the chosen entities.
+Mentions come from NER, from capitalised runs, and from a case-insensitive look-up of every
+word n-gram of the question against the graph's labels (``_`` and ``-`` read as spaces), so
+"stephen crane" and a one-word "Harrowgate" that NER misses both link. A mention with no exact
+label gets the closest label by edit distance (reported: ``linked "Stephen Hawkings" →
+Stephen Hawking (Q17714)``). Same-name candidates (namesakes) are ranked first by having the
+relations the question asks for, then by how many of their neighbours' values occur in the
+question; a NER type filter (a PERSON mention links to a ``human``) applies first.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity
+from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
 
@@ -23,6 +29,11 @@ TYPE_FILTER: dict[str, frozenset[str]] = {
 SKIP_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+_WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
+#: Words an n-gram of the question may not start or end with.
+_STOP = frozenset(
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "is", "was", "were", "are", "be", "been", "did", "does", "do", "who", "whom", "whose", "what", "when", "where", "which", "why", "how", "tell", "me", "about", "his", "her", "their", "its", "he", "she", "they", "it", "that", "this", "these", "those", "has", "have", "had", "s"]
+)
 _CAPITALISED_RUN = re.compile(r"\b(?:[A-Z][\w\-.]*(?:\s+(?:of|the|de|van|von|da|di|del|la|le|[A-Z][\w\-.]*))*\s+)*[A-Z][\w\-.]*")
 
 
@@ -32,6 +43,11 @@ class LinkedEntity:
     mention: str
     ner_label: str
     evidence: int  # neighbour values found in the question: the disambiguation score
+    fuzzy: bool = False  # linked by edit distance: the mention is not the label
+
+    def note(self) -> str | None:
+        """What a user should be told: a link made by edit distance."""
+        return f'linked "{self.mention}" → {self.entity.label} ({self.entity.id})' if self.fuzzy else None
 
 
 def clean_mention(text: str) -> str:
@@ -50,15 +66,19 @@ def type_ok(entity: Entity, ner_label: str) -> bool:
 class EntityLinker:
     """Links the entities a question mentions."""
 
-    def __init__(self, store: KGStore, ner: NER, *, max_candidates: int = 20, fallback: bool = True) -> None:
+    def __init__(
+        self, store: KGStore, ner: NER, *, max_candidates: int = 20, fallback: bool = True, max_ngram: int = 6, max_fuzzy: int = 500
+    ) -> None:
         self.store, self.ner = store, ner
-        self.max_candidates, self.fallback = max_candidates, fallback
+        self.max_candidates, self.fallback, self.max_ngram, self.max_fuzzy = max_candidates, fallback, max_ngram, max_fuzzy
 
-    def link(self, question: str) -> list[LinkedEntity]:
-        return self.link_many([question])[0]
+    def link(self, question: str, asked: Sequence[str] = ()) -> list[LinkedEntity]:
+        return self.link_many([question], [asked])[0]
 
-    def link_many(self, questions: Sequence[str]) -> list[list[LinkedEntity]]:
-        return [self._link(q, ms) for q, ms in zip(questions, self.ner.mentions(questions), strict=True)]
+    def link_many(self, questions: Sequence[str], asked: Sequence[Sequence[str]] | None = None) -> list[list[LinkedEntity]]:
+        """``asked[i]``: the relations question i asks for, which rank namesakes."""
+        asked = asked or [()] * len(questions)
+        return [self._link(q, ms, a) for q, ms, a in zip(questions, self.ner.mentions(questions), asked, strict=True)]
 
     def _mentions(self, question: str, mentions: list[Mention]) -> list[tuple[str, str]]:
         """(text, NER label) to look up. A small NER model often cuts names short ("Emmett" for
@@ -80,43 +100,134 @@ class EntityLinker:
             out.append((clean_mention(text), m.label))
         if self.fallback:
             out += [(clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1]
+            out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
         return [(t, label) for t, label in dict.fromkeys(out) if t]
 
-    def _link(self, question: str, mentions: list[Mention]) -> list[LinkedEntity]:
-        return self._link_mentions(question, self._mentions(question, mentions))
+    def _ngrams(self, question: str, found: list[str]) -> list[str]:
+        """Word n-grams (longest first) that name an entity case-insensitively and are not inside a
+        mention already found; one word only if capitalised mid-sentence or not a common word."""
+        words = _words(question)
+        taken = {label_key(w) for f in found for w in f.split()}
+        out: list[str] = []
+        for n in range(min(self.max_ngram, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                gram = words[i : i + n]
+                if {label_key(w) for w in gram} & taken or label_key(gram[0]) in _STOP or label_key(gram[-1]) in _STOP:
+                    continue
+                if n == 1 and not (len(gram[0]) >= 4 and (gram[0][0].isupper() and i > 0 or gram[0].lower() == gram[0] and question.lower() == question)):
+                    continue
+                text = " ".join(gram)
+                if self._by_label(text):
+                    out.append(text)
+                    taken |= {label_key(w) for w in gram}
+        return out
+
+    def _link(self, question: str, mentions: list[Mention], asked: Sequence[str] = ()) -> list[LinkedEntity]:
+        return self._link_mentions(question, self._mentions(question, mentions), asked)
 
     def _candidates(self, text: str) -> list[Entity]:
         """Entities named by the mention, else by its longest sub-span that names one
         ("Jafar Khan Lotf Ali Khan" → "Jafar Khan")."""
-        candidates = self.store.entities_by_label(text, limit=self.max_candidates)
+        candidates = self._by_label(text)
         words = text.split()
         for size in range(len(words) - 1, 1, -1):
             if candidates:
                 break
             for i in range(len(words) - size + 1):
-                candidates = self.store.entities_by_label(" ".join(words[i : i + size]), limit=self.max_candidates)
+                candidates = self._by_label(" ".join(words[i : i + size]))
                 if candidates:
                     break
         return candidates
 
-    def _link_mentions(self, question: str, mentions: list[tuple[str, str]]) -> list[LinkedEntity]:
+    def _link_mentions(self, question: str, mentions: list[tuple[str, str]], asked: Sequence[str] = ()) -> list[LinkedEntity]:
         q = question.lower()
         chosen: dict[str, LinkedEntity] = {}
         for text, label in mentions:
-            candidates = self._candidates(text)
+            candidates, fuzzy = self._candidates(text), False
+            if not candidates and len(text) >= 5:
+                candidates, fuzzy = self._fuzzy(text), True
             typed = [c for c in candidates if type_ok(c, label)] or candidates
             if not typed:
                 continue
             if len(typed) == 1:
                 best, score = typed[0], 0
             else:
-                scored = [(self._evidence(c, q), c) for c in typed]
-                score, best = max(scored, key=lambda sc: (sc[0], -typed.index(sc[1])))
-            chosen.setdefault(best.id, LinkedEntity(best, text, label, score))
+                wanted = {property_key(r) for r in asked}
+                scored = [(self._has_asked(c, wanted), self._evidence(c, q), c) for c in typed]
+                _, score, best = max(scored, key=lambda sc: (sc[0], sc[1], -typed.index(sc[2])))
+            chosen.setdefault(best.id, LinkedEntity(best, text, label, score, fuzzy))
+        if not chosen and self.fallback:  # a misspelt name typed in lower case: no mention at all
+            for gram in _content_ngrams(question, 2, 4):
+                if found := self._fuzzy(gram, first_word_only=True):
+                    return [LinkedEntity(found[0], gram, "", 0, True)]
         return list(chosen.values())
+
+    def _by_label(self, text: str) -> list[Entity]:
+        """Exact (case-insensitive) label matches, ``_``/``-`` read as spaces and spaces as ``_``."""
+        for variant in dict.fromkeys((text, _spaced(text), _spaced(text).replace(" ", "_"))):
+            if found := self.store.entities_by_label(variant, limit=self.max_candidates):
+                return found
+        return []
+
+    def _has_asked(self, entity: Entity, wanted: set[str]) -> int:
+        """How many of the asked relations the entity has (namesakes: the astronomer has a birthplace)."""
+        if not wanted:
+            return 0
+        return len({property_key(r) for r, _, _ in self.store.relation_degrees(entity.id)} & wanted)
+
+    def _fuzzy(self, text: str, *, first_word_only: bool = False) -> list[Entity]:
+        """The entities whose label is closest to a misspelt mention (edit distance ≤ 1 per 6 letters),
+        looked up by the mention's first word, else its first three letters."""
+        key = label_key(_spaced(text))
+        words = key.split()
+        budget = max(1, len(key) // 6)
+        prefixes = [words[0] + " "] if len(words) > 1 else []
+        if not first_word_only:
+            prefixes.append(key[:3])
+        for prefix in prefixes:
+            pool = self.store.entities_by_label(prefix, prefix=True, limit=self.max_fuzzy)
+            scored = sorted((d, i, e) for i, e in enumerate(pool) if (d := edit_distance(key, label_key(_spaced(e.label)), budget)) <= budget)
+            if scored:
+                return [e for d, _, e in scored if d == scored[0][0]]
+        return []
 
     def _evidence(self, entity: Entity, question_lower: str) -> int:
         """How many of the entity's neighbour values occur verbatim in the question."""
         values = {t.object_value.lower() for t in self.store.outgoing(entity.id)}
         values |= {t.subject_label.lower() for t in self.store.incoming(entity.id)}
         return sum(1 for v in values if len(v) > 2 and v in question_lower)
+
+
+def _spaced(text: str) -> str:
+    """``Catch_Me_If_You_Can`` and ``Jean-Paul`` as a person types them: ``_`` and ``-`` as spaces."""
+    return " ".join(text.replace("_", " ").replace("-", " ").split())
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]
+
+
+def _words(question: str) -> list[str]:
+    return [w for w in (clean_mention(w) for w in _WORD_SPLIT.split(question)) if w]
+
+
+def _content_ngrams(question: str, low: int, high: int) -> list[str]:
+    """n-grams of ``low``..``high`` words that neither start nor end with a function word, longest first."""
+    words = _words(question)
+    return [
+        " ".join(words[i : i + n])
+        for n in range(high, low - 1, -1)
+        for i in range(len(words) - n + 1)
+        if label_key(words[i]) not in _STOP and label_key(words[i + n - 1]) not in _STOP
+    ]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from kgcite.kg.model import Subgraph
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
+from kgcite.retrieve.question import QuestionAnalysis, QuestionAnalyzer
 
 
 @dataclass(frozen=True)
@@ -17,21 +18,34 @@ class Retrieval:
     linked: tuple[LinkedEntity, ...]
     graph: Subgraph
     timings: dict[str, float] = field(default_factory=dict)
+    analysis: QuestionAnalysis | None = None  # what the question asks for
 
 
 class KGRetriever:
-    def __init__(self, store: KGStore, linker: EntityLinker) -> None:
+    """Analyse the question (asked relations rank namesakes), link, take the one-hop graphs."""
+
+    def __init__(self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None) -> None:
         self.store, self.linker = store, linker
+        self._analyzer = analyzer
+
+    @property
+    def analyzer(self) -> QuestionAnalyzer:
+        """Built on first use from the store's whole relation vocabulary."""
+        if self._analyzer is None:
+            self._analyzer = QuestionAnalyzer(self.store.relations())
+        return self._analyzer
 
     def retrieve_many(self, questions: Sequence[str]) -> list[Retrieval]:
         t0 = time.perf_counter()
-        links = self.linker.link_many(questions)
+        asked = [self.analyzer.analyse(q) for q in questions]
+        links = self.linker.link_many(questions, [a.relations for a in asked])
         link_s = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
         for question, linked in zip(questions, links, strict=True):
             t1 = time.perf_counter()
+            analysis = self.analyzer.analyse(question, [le.mention for le in linked] + [le.entity.label for le in linked])
             graph = Subgraph.merge(self.store.one_hop(le.entity.id) for le in linked)
-            out.append(Retrieval(question, tuple(linked), graph, {"link": link_s, "retrieve": time.perf_counter() - t1}))
+            out.append(Retrieval(question, tuple(linked), graph, {"link": link_s, "retrieve": time.perf_counter() - t1}, analysis))
         return out
 
     def retrieve(self, question: str) -> Retrieval:

@@ -1,0 +1,110 @@
+"""What a grounded answer states: one sentence per asked relation, an ``[NA]`` sentence per gap.
+
+The question analysis says what was asked; each asked relation of the entity its part is about
+becomes one template sentence citing exactly its triples (outgoing, or incoming: "Jaws was
+directed by Steven Spielberg" answers "What did Spielberg direct?"). An asked relation the
+graph lacks for that entity becomes a sentence that names the gap — "The graph does not say
+who Stephen Crane's spouse was [NA]." — and is recorded as absent. Nothing unasked is cited,
+except in a summary, which states a bounded set of the entity's most informative relations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kgcite.evaluate.lexicon import property_label
+from kgcite.evaluate.values import normalize
+from kgcite.generate.citations import NACitation, Sentence, cite_triples
+from kgcite.generate.verbalize import state
+from kgcite.kg.keys import property_key
+from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.retrieve.question import QuestionAnalysis, summary_relations
+
+#: (entity id, relation) an answer was asked for and the graph does not hold.
+Gap = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Statements:
+    sentences: tuple[Sentence, ...]
+    triples: tuple[Triple, ...]  # every cited triple, in order
+    absent: tuple[Gap, ...]
+
+
+def gap_sentence(subject: str, relation: str, wh: str | None) -> str:
+    """"The graph does not say who Stephen Crane's spouse was." — names entity and property."""
+    label = property_label(relation).strip()
+    if wh in ("who", "whom", "when", "where", "what", "which"):
+        word = "what" if wh == "which" else wh
+        return f"The graph does not say {word} {subject}'s {label} was."
+    return f"The graph does not give {subject}'s {label}."
+
+
+def _about(graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True) -> list[tuple[str, str, list[Triple]]]:
+    """(subject label, relation, triples) per relation the entity has, outgoing first, then incoming."""
+    wanted = {property_key(r) for r in relations}
+    out: dict[tuple[str, str, str], list[Triple]] = {}
+    for t in graph.triples:
+        if property_key(t.relation) not in wanted or t.is_label:
+            continue
+        if t.subject_id == entity.id:
+            out.setdefault(("out", t.subject_label, t.relation), []).append(t)
+    for t in graph.triples if incoming else ():
+        if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id:
+            out.setdefault(("in", t.subject_label, t.relation), []).append(t)
+    order = {property_key(r): i for i, r in enumerate(relations)}
+    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
+    return [(subject, rel, ts) for (_, subject, rel), ts in ranked]
+
+
+def _sentences(groups: list[tuple[str, str, list[Triple]]]) -> list[tuple[Sentence, list[Triple]]]:
+    out = []
+    for subject, relation, triples in groups:
+        values = list(dict.fromkeys(t.object_value for t in triples))
+        out.append((Sentence(state(subject, relation, values), cite_triples(t.key for t in triples)), triples))
+    return out
+
+
+def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str], current: Entity) -> Entity:
+    """The linked entity a part names (by its mention or label), else the one before."""
+    norm = f" {normalize(text)} "
+    for e in entities:
+        names = {mentions.get(e.id, ""), e.label}
+        if any(n and f" {normalize(n)} " in norm for n in names):
+            return e
+    return current
+
+
+def compose(analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], mentions: dict[str, str] | None = None, *, summary_size: int = 5) -> Statements:
+    """The answer's statements for linked ``entities`` (in question order) over the retrieved graph."""
+    mentions = mentions or {}
+    sentences: list[Sentence] = []
+    cited: list[Triple] = []
+    absent: list[Gap] = []
+    if not entities:
+        return Statements((), (), ())
+    current = entities[0]
+    done: set[tuple[str, tuple[str, ...]]] = set()
+    for part in analysis.parts:
+        current = _part_entity(part.text, entities, mentions, current)
+        for group in part.groups:
+            if (current.id, group) in done:
+                continue
+            done.add((current.id, group))
+            found = _about(graph, current, group)
+            if not found:
+                sentences.append(Sentence(gap_sentence(current.label, group[0], part.wh), (NACitation(),)))
+                absent.append((current.id, group[0]))
+                continue
+            for sentence, triples in _sentences(found):
+                sentences.append(sentence)
+                cited.extend(triples)
+    if analysis.summary:
+        for entity in entities if not sentences else entities[:1]:
+            rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)
+            for sentence, triples in _sentences(_about(graph, entity, rels, incoming=False)):
+                if sentence not in sentences:
+                    sentences.append(sentence)
+                    cited.extend(triples)
+    return Statements(tuple(sentences), tuple(dict.fromkeys(cited)), tuple(absent))

@@ -1,0 +1,182 @@
+"""What a question asks for: which relations, in which parts, or a summary.
+
+An answer must state what was asked — every part of a two-part question, nothing padded — so
+the relations are found before anything is retrieved, against the *whole* graph's relation
+vocabulary (not only the one-hop around the entity): a relation the entity lacks is still
+asked, and gets an ``[NA]`` sentence. A relation is asked when its words or a paraphrase from
+the relation lexicon occur in the question ("born", "die", "wife", "directed"); the question
+word narrows them (*when* → dates, *where* → places, *how* → causes); an embedding match is
+the fallback. "Who was X?", "Tell me about X" and questions naming no relation ask for a summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kgcite.evaluate.lexicon import Lexicon, stem
+from kgcite.evaluate.values import normalize
+from kgcite.kg.keys import LABEL_PROPERTY, property_key
+from kgcite.models.embed import Embedder
+
+#: Question words for kinds of value, and the relation words that mark those kinds.
+_KINDS: dict[str, tuple[str, ...]] = {
+    "when": ("date", "year", "time", "start", "end", "inception", "dissolved"),
+    "where": ("place", "location", "country", "residence", "city", "burial", "located", "headquarters", "work location"),
+    "how": ("cause", "manner"),
+}
+#: Questions words that say which kind of value is wanted: the first that occurs in a part.
+_WH = re.compile(r"\b(when|where|how|who|whom|what|which)\b", re.IGNORECASE)
+_PARTS = re.compile(r"\?\s*|;\s*|,\s*and\s+|\s+and\s+(?=(?:when|where|how|who|whom|what|which|did|was|is|were|are|has|had)\b)", re.IGNORECASE)
+_SUMMARY = re.compile(
+    r"^\s*(?:tell\s+me\s+(?:about|more)|what\s+(?:do|does)\s+(?:you|the\s+graph)\s+know|describe\b|summari[sz]e\b)",
+    re.IGNORECASE,
+)
+#: Question words that ask for a relation without naming it (question side of the lexicon).
+QUESTION_CUES: dict[str, tuple[str, ...]] = {
+    "father": ("parent", "parents", "dad"),
+    "mother": ("parent", "parents", "mom"),
+    "child": ("kids", "son", "sons", "daughter", "daughters", "children"),
+    "spouse": ("married", "wife", "husband"),
+    "date of birth": ("birthday", "when was born"),
+    "occupation": ("job", "do for a living", "profession"),
+    "alma mater": ("study", "studied", "school", "university", "college", "educated"),
+    "notable works": ("works", "wrote", "known for", "famous for", "books", "novels"),
+    "doctoral advisor": ("advisor", "adviser", "supervisor"),
+}
+#: Never asked, never summarised: the label, and types every entity of a kind shares.
+UNINFORMATIVE = frozenset({LABEL_PROPERTY, "instance of", "sex or gender", "described by source", "topic's main category", "given name", "family name", "surname"})
+#: Relations a summary prefers, in this order; others follow by name.
+SUMMARY_ORDER = (
+    "occupation", "date of birth", "place of birth", "date of death", "place of death", "notable works", "award received",
+    "position held", "field of work", "member of political party", "spouse", "father", "mother",
+    "directed by", "written by", "starred actors", "release year", "has genre", "in language",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AskedPart:
+    """One part of a question: its text, what it asks for, its wh-word.
+
+    ``groups``: one group per thing asked, each the relations (graph spelling) the same question
+    words can mean ("languages" → *in language*, *languages spoken*): an answer states those the
+    entity has, and flags the first when it has none."""
+
+    text: str
+    groups: tuple[tuple[str, ...], ...]
+    wh: str | None = None
+
+    @property
+    def relations(self) -> tuple[str, ...]:
+        return tuple(r for g in self.groups for r in g)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAnalysis:
+    question: str
+    parts: tuple[AskedPart, ...]
+    summary: bool
+
+    @property
+    def relations(self) -> tuple[str, ...]:
+        """Every asked relation, in question order, once."""
+        return tuple(dict.fromkeys(r for p in self.parts for r in p.relations))
+
+    @property
+    def groups(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(dict.fromkeys(g for p in self.parts for g in p.groups))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"summary": self.summary, "parts": [{"text": p.text, "relations": [list(g) for g in p.groups]} for p in self.parts]}
+
+
+def split_parts(question: str) -> list[str]:
+    """"When was X born and where did he die?" → ["When was X born", "where did he die"]."""
+    return [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
+
+
+class QuestionAnalyzer:
+    """Finds asked relations against a graph's relation vocabulary; built once per graph."""
+
+    def __init__(
+        self,
+        relations: Iterable[str],
+        *,
+        lexicon: Lexicon | None = None,
+        embedder: Embedder | None = None,
+        min_similarity: float = 0.55,
+    ) -> None:
+        self.relations = sorted({r for r in relations if property_key(r) not in UNINFORMATIVE})
+        lexicon = (lexicon or Lexicon.default()).extended(
+            {r: QUESTION_CUES.get(property_key(r), ()) for r in self.relations}
+        )
+        self._cues = {r: lexicon.cues_of(r) for r in self.relations}
+        self.embedder, self.min_similarity = embedder, min_similarity
+        self._label_vecs: np.ndarray | None = None
+
+    def analyse(self, question: str, names: Sequence[str] = ()) -> QuestionAnalysis:
+        """``names``: entity mentions, whose words are not read as relation cues."""
+        masked = {w for n in names for w in normalize(n).split()}
+        parts = []
+        for text in split_parts(question) or [question]:
+            wh_match = _WH.search(text)
+            wh = wh_match.group(1).lower() if wh_match else None
+            parts.append(AskedPart(text, self._relations(text, wh, masked), wh))
+        summary = not any(p.groups for p in parts) or bool(_SUMMARY.match(question.strip()))
+        if summary and self.embedder is not None and not _SUMMARY.match(question.strip()):
+            found = self._by_embedding(question, masked)
+            if found:
+                parts = [AskedPart(question, ((found,),), parts[0].wh if parts else None)]
+                summary = False
+        return QuestionAnalysis(question, tuple(parts), summary)
+
+    def _relations(self, text: str, wh: str | None, masked: set[str]) -> tuple[tuple[str, ...], ...]:
+        words = [w for w in normalize(text).split() if w not in masked]
+        stems = [stem(w) for w in words]
+        found = {r: pos for r in self.relations if (pos := _positions(stems, self._cues[r]))}
+        if len(found) > 1 and wh in _KINDS:
+            kind = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
+            found = kind or found
+        elif len(found) > 1 and wh in ("who", "whom"):
+            other = (*_KINDS["when"], *_KINDS["where"], *_KINDS["how"])
+            people = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)}
+            found = people or found
+        # "doctoral advisor" asks for that, not for every relation that shares the word "doctoral"
+        found = {r: p for r, p in found.items() if not any(p < q for q in found.values())}
+        groups: dict[frozenset[int], list[str]] = {}
+        for r, p in sorted(found.items(), key=lambda rp: (min(rp[1]), -len(rp[1]))):
+            groups.setdefault(frozenset(p), []).append(r)
+        return tuple(tuple(g) for g in groups.values())
+
+    def _by_embedding(self, question: str, masked: set[str]) -> str | None:
+        assert self.embedder is not None
+        if not self.relations:
+            return None
+        if self._label_vecs is None:
+            self._label_vecs = self.embedder.encode([property_key(r) for r in self.relations])
+        text = " ".join(w for w in normalize(question).split() if w not in masked)
+        sims = self._label_vecs @ self.embedder.encode([text])[0]
+        best = int(np.argmax(sims))
+        return self.relations[best] if sims[best] >= self.min_similarity else None
+
+
+def _positions(stems: list[str], cues: Iterable[tuple[str, ...]]) -> frozenset[int]:
+    """The question words the cues cover."""
+    out: set[int] = set()
+    for cue in cues:
+        n = len(cue)
+        for i in range(len(stems) - n + 1):
+            if tuple(stems[i : i + n]) == cue:
+                out.update(range(i, i + n))
+    return frozenset(out)
+
+
+def summary_relations(relations: Iterable[str], k: int = 5) -> list[str]:
+    """The most informative relations of an entity, at most ``k``: a summary's bounded set."""
+    keyed = {property_key(r): r for r in relations if property_key(r) not in UNINFORMATIVE}
+    ordered = [keyed[r] for r in SUMMARY_ORDER if r in keyed]
+    ordered += sorted(r for key, r in keyed.items() if key not in SUMMARY_ORDER)
+    return ordered[:k]
