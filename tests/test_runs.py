@@ -64,7 +64,9 @@ def test_run_against_a_dead_server_records_failures_and_goes_on(tmp_path: Path) 
                  "--base-url", f"http://127.0.0.1:{port}", "--timeout", "2")
     assert res.returncode == 0, res.stderr
     lines = [json.loads(x) for x in out.read_text().splitlines()]
-    assert [x["status"] for x in lines] == ["failed"] * 3
-    assert all("unreachable" in x["error"] for x in lines)
+    failed = [x for x in lines if x["status"] == "failed"]
+    # an answer with nothing for the model to phrase (all [NA]) needs no server; every other one fails
+    assert len(lines) == 3 and failed and all("unreachable" in x["error"] for x in failed)
+    assert all(x["model"] == "template" and "[NA]" in x["answer"] for x in lines if x["status"] == "ok")
     report = json.loads(kgcite("eval", "citations", "--answers", str(out), "--json").stdout)
-    assert report["n_failed"] == 3 and report["n_answers"] == 0
+    assert report["n_failed"] == len(failed)

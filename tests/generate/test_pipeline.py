@@ -8,7 +8,6 @@ import pytest
 
 from kgcite.generate.citations import NACitation, Sentence, cite_triples, parse_answer
 from kgcite.generate.pipeline import AttributedAnswer, FreeGenerator, GroundedGenerator, repair
-from kgcite.generate.select import TripleSelector
 from kgcite.kg import EmbeddedStore, Subgraph, Triple
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM
@@ -26,8 +25,8 @@ def retriever(biokalma_store: EmbeddedStore, ner: SpacyNER) -> KGRetriever:
     return KGRetriever(biokalma_store, EntityLinker(biokalma_store, ner))
 
 
-def grounded(retriever: KGRetriever, llm, embedder: OnnxMiniLM) -> GroundedGenerator:  # type: ignore[no-untyped-def]
-    return GroundedGenerator(retriever, llm, TripleSelector(embedder))
+def grounded(retriever: KGRetriever, llm, embedder: OnnxMiniLM | None = None) -> GroundedGenerator:  # type: ignore[no-untyped-def]
+    return GroundedGenerator(retriever, llm)
 
 
 def test_grounded_answer_cites_the_father(retriever: KGRetriever, smollm: LlamaCppLLM, embedder: OnnxMiniLM) -> None:
@@ -57,7 +56,7 @@ def test_grounded_without_entities_says_na(retriever: KGRetriever, embedder: Onn
     ],
 )
 def test_rewrites_are_kept_only_when_they_state_exactly_the_facts(text: str, accepted: bool, embedder: OnnxMiniLM) -> None:
-    gen = GroundedGenerator(None, None, TripleSelector(embedder))  # type: ignore[arg-type]
+    gen = GroundedGenerator(None, None)  # type: ignore[arg-type]
     result = gen.accept_rewrite(text, CRANE, "Who was Stephen Crane's father and where was he born?")
     assert (result is not None) == accepted
     if result is not None:
@@ -66,7 +65,7 @@ def test_rewrites_are_kept_only_when_they_state_exactly_the_facts(text: str, acc
 
 def test_verify_drops_unstated_citations_and_flags_na() -> None:
     graph = Subgraph((), tuple(CRANE))
-    gen = GroundedGenerator(None, None, None)  # type: ignore[arg-type]
+    gen = GroundedGenerator(None, None)  # type: ignore[arg-type]
     sentences = (
         Sentence("Stephen Crane was a writer.", ()),
         Sentence("His father was Jonathan Townley Crane.", cite_triples([CRANE[0].key, CRANE[1].key])),

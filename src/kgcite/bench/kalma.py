@@ -26,6 +26,7 @@ from typing import Any
 from kgcite.evaluate.values import states_value
 from kgcite.generate.citations import cite_triples, format_citation, parse_answer
 from kgcite.generate.prompts import format_knowledge
+from kgcite.generate.pipeline import rewrite_problem
 from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph, Triple, TripleKey
@@ -140,7 +141,8 @@ class EvolutionaryBuilder:
         """The LLM's new sentence if it states the value and is new, else the template's; and whether it was kept."""
         parsed = parse_answer(written).sentences if written.strip() else ()
         new = parsed[-1].text if parsed else ""
-        if new and states_value(new, t.object_value) and len(new) < 400 and new not in before:
+        leaked = rewrite_problem(written, " ".join([*before, verbalize(t)]))  # "Generated Answer:", praise
+        if new and not leaked and states_value(new, t.object_value) and len(new) < 400 and new not in before:
             return new, True
         return verbalize(t), False
 

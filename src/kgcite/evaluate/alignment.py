@@ -12,9 +12,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kgcite.evaluate.citation import f1
-from kgcite.evaluate.rules import Claim
+from kgcite.evaluate.lexicon import STOP, stem
+from kgcite.evaluate.rules import Claim, subject_stated, tokens
 from kgcite.evaluate.support import SupportJudge, value_relations
+from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import ParsedAnswer
+from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, TripleKey
 
 
@@ -41,6 +44,45 @@ class NAReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class GapReport:
+    """kgcite's ``[NA]`` scores for grounded answers (DESIGN.md §4): does an ``[NA]`` sentence
+    name the missing (entity, property)? A grounded answer cannot know the missing value."""
+
+    n_na_sentences: int
+    n_na_naming: int  # [NA] sentences that name some absent (entity, property)
+    n_gaps: int
+    n_gaps_named: int  # absent (entity, property) named by some [NA] sentence
+    gap_precision: float | None
+    gap_recall: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def gap_report(matrices: Sequence[Sequence[Sequence[bool]]], n_gaps: Sequence[int]) -> GapReport:
+    """``matrices[i][s][k]``: does the s-th ``[NA]`` sentence of answer i name its k-th gap."""
+    counts = na_report(matrices, n_gaps)
+    return GapReport(counts.n_na_sentences, counts.n_na_correct, counts.n_absent, counts.n_absent_found, counts.na_precision, counts.na_recall)
+
+
+def gaps_of(absent: Sequence[TripleKey]) -> list[tuple[str, str]]:
+    """The distinct (entity, property) of absent knowledge, in order."""
+    return list(dict.fromkeys((k[0], property_key(k[1])) for k in absent))
+
+
+def names_gap(sentence: str, subject: str | None, relation: str, context: str = "") -> bool:
+    """Does a sentence name a gap: the property's words (stemmed) and the subject (label, last
+    name, or a pronoun for it)? "The graph does not say who Stephen Crane's spouse was" names
+    (Stephen Crane, spouse)."""
+    words = tokens(sentence, subject)
+    word_stems = {stem(w) for w in words}
+    wanted = [stem(w) for w in normalize(property_key(relation)).split() if w not in STOP]
+    if not wanted or not all(w in word_stems for w in wanted):
+        return False
+    return subject is None or subject_stated(words, subject, context)
 
 
 def alignment_report(judgments: Sequence[Sequence[bool]]) -> AlignmentReport:
@@ -118,6 +160,20 @@ class AttributionScorer:
         per_answer = [na_claims(a, ks, g) for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True)]
         flat = iter(self.judge.judge([c for rows in per_answer for row in rows for c in row]))
         return [[[next(flat) for _ in row] for row in rows] for rows in per_answer]
+
+    def gap_matrices(
+        self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None
+    ) -> list[list[list[bool]]]:
+        """Pure text: no model is asked whether an [NA] sentence names a gap."""
+        out = []
+        for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True):
+            labels, context, rows = _labels(g), [], []
+            for s in a.sentences:
+                if s.na:
+                    rows.append([names_gap(s.text, labels.get(e), p, " ".join(context)) for e, p in gaps_of(ks)])
+                context.append(s.text)
+            out.append(rows)
+        return out
 
     def na(
         self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None

@@ -126,8 +126,13 @@ def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
         parts += [
             "## Conscious incompetence ([NA])",
             _md_table(
-                ["[NA] sentences", "absent knowledge", "[NA] precision", "[NA] recall", "[NA] F1"],
-                [[metrics["n_na_sentences"], metrics["n_absent"], _pct(metrics["na_precision"]), _pct(metrics["na_recall"]), _pct(metrics["na_f1"])]],
+                ["[NA] sentences", "absent knowledge", "[NA] precision", "[NA] recall", "[NA] F1", "gap precision", "gap recall"],
+                [[metrics["n_na_sentences"], metrics["n_absent"], _pct(metrics["na_precision"]), _pct(metrics["na_recall"]), _pct(metrics["na_f1"]),
+                  _pct(metrics.get("gap_precision")), _pct(metrics.get("gap_recall"))]],
+            ),
+            (
+                "[NA] precision/recall (KaLMA) ask whether an [NA] sentence states the missing knowledge, value included; "
+                "gap precision/recall whether it names the missing entity and property, which is all a grounded answer can know."
             ),
         ]
     if metrics.get("quality_judge"):
@@ -151,8 +156,12 @@ def experiment_markdown(title: str, rows: Sequence[dict[str, object]], condition
     if na:
         parts.append(
             _md_table(
-                [condition_header, "[NA] sentences", "[NA] precision", "[NA] recall", "[NA] F1"],
-                [[label, r.get("n_na_sentences"), _pct(r.get("na_precision")), _pct(r.get("na_recall")), _pct(r.get("na_f1"))] for label, r in zip(labels, rows, strict=True)],
+                [condition_header, "[NA] sentences", "[NA] precision", "[NA] recall", "[NA] F1", "gap precision", "gap recall"],
+                [
+                    [label, r.get("n_na_sentences"), _pct(r.get("na_precision")), _pct(r.get("na_recall")), _pct(r.get("na_f1")),
+                     _pct(r.get("gap_precision")), _pct(r.get("gap_recall"))]
+                    for label, r in zip(labels, rows, strict=True)
+                ],
             )
         )
     parts.append(f"![{plot}]({plot})")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.alignment import AttributionScorer, alignment_report, na_report
+from kgcite.evaluate.alignment import AttributionScorer, alignment_report, gap_report, gaps_of, na_report
 from kgcite.evaluate.citation import PrecisionUnit
 from kgcite.evaluate.quality import GEval, QualityItem, mean_scores
 from kgcite.evaluate.records import AnswerRecord
@@ -46,7 +46,10 @@ class FullEvaluation:
         na = self.scorer.na_matrices(
             [parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent]
         )
-        na_of = dict(zip(with_absent, na, strict=True))
+        gaps = self.scorer.gap_matrices(
+            [parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent]
+        )
+        na_of = dict(zip(with_absent, zip(na, gaps, strict=True), strict=True))
         quality: list[dict[str, float | None]] = [{} for _ in records]
         if self.geval is not None:
             items = [QualityItem(r.question, p.format(), format_knowledge(r.graph)) for r, p in zip(records, parsed, strict=True)]
@@ -55,8 +58,9 @@ class FullEvaluation:
         for i, rec in enumerate(records):
             row: dict[str, Any] = {"id": rec.id, "fingerprint": _fingerprint(rec, self.scorer.judge.name), "alignment": aligned[i], "quality": quality[i]}
             if i in na_of:
-                row["na"] = na_of[i]
+                row["na"], row["gaps"] = na_of[i]
                 row["n_absent"] = len(rec.absent or ())
+                row["n_gaps"] = len(gaps_of(rec.absent or ()))
             rows.append(row)
         return rows
 
@@ -100,6 +104,9 @@ class FullEvaluation:
         if na_rows:
             na = na_report([r["na"] for r in na_rows], [r["n_absent"] for r in na_rows])
             metrics |= {k: v for k, v in na.to_dict().items()}
+            gap_rows = [r for r in na_rows if "gaps" in r]  # rows judged before gap scores existed have none
+            if gap_rows:
+                metrics |= gap_report([r["gaps"] for r in gap_rows], [r["n_gaps"] for r in gap_rows]).to_dict()
         if self.geval is not None:
             metrics |= {f"quality_{k}": v for k, v in mean_scores([r["quality"] for r in final]).items()}
         metrics["judge"] = self.scorer.judge.name
