@@ -25,8 +25,8 @@ from typing import Any
 
 from kgcite.evaluate.values import states_value
 from kgcite.generate.citations import cite_triples, format_citation, parse_answer
-from kgcite.generate.prompts import format_knowledge
 from kgcite.generate.pipeline import rewrite_problem
+from kgcite.generate.prompts import format_knowledge
 from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph, Triple, TripleKey

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kgcite.evaluate.citation import f1
-from kgcite.evaluate.lexicon import STOP, stem
+from kgcite.evaluate.lexicon import STOP, Lexicon, stem
 from kgcite.evaluate.rules import Claim, subject_stated, tokens
 from kgcite.evaluate.support import SupportJudge, value_relations
 from kgcite.evaluate.values import normalize
@@ -73,16 +73,17 @@ def gaps_of(absent: Sequence[TripleKey]) -> list[tuple[str, str]]:
     return list(dict.fromkeys((k[0], property_key(k[1])) for k in absent))
 
 
-def names_gap(sentence: str, subject: str | None, relation: str, context: str = "") -> bool:
-    """Does a sentence name a gap: the property's words (stemmed) and the subject (label, last
-    name, or a pronoun for it)? "The graph does not say who Stephen Crane's spouse was" names
-    (Stephen Crane, spouse)."""
+def names_gap(sentence: str, subject: str | None, relation: str, context: str = "", lexicon: Lexicon | None = None) -> bool:
+    """Does a sentence name a gap: the property (its words, or a paraphrase from the relation
+    lexicon) and the subject (label, last name, or a pronoun for it)? "The graph does not say
+    where Stephen Crane was born" names (Stephen Crane, place of birth)."""
     words = tokens(sentence, subject)
-    word_stems = {stem(w) for w in words}
-    wanted = [stem(w) for w in normalize(property_key(relation)).split() if w not in STOP]
-    if not wanted or not all(w in word_stems for w in wanted):
-        return False
-    return subject is None or subject_stated(words, subject, context)
+    word_stems = [stem(w) for w in words]
+    own = [stem(w) for w in normalize(property_key(relation)).split() if w not in STOP]
+    named = bool(own) and all(w in word_stems for w in own)
+    cues = (lexicon or Lexicon.default()).paraphrases(relation)
+    named = named or any(tuple(word_stems[i : i + len(c)]) == c for c in cues for i in range(len(word_stems) - len(c) + 1))
+    return named and (subject is None or subject_stated(words, subject, context))
 
 
 def alignment_report(judgments: Sequence[Sequence[bool]]) -> AlignmentReport:

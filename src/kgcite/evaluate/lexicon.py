@@ -131,6 +131,10 @@ class Lexicon:
             cues.setdefault(key, set()).update(own | {stems(p) for p in extra if stems(p)})
         return Lexicon({k: frozenset(v) for k, v in cues.items()})
 
+    def paraphrases(self, relation: str) -> frozenset[tuple[str, ...]]:
+        """The shipped paraphrases of a relation alone (stemmed), without its own words."""
+        return frozenset(stems(p) for p in LEXICON.get(property_key(relation), ()) if stems(p))
+
     def cues_of(self, relation: str) -> frozenset[tuple[str, ...]]:
         key = property_key(relation)
         return self.cues.get(key) or self.extended([relation]).cues[key]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgcite.evaluate.lexicon import STOP, stem
 from kgcite.evaluate.rules import Claim
 from kgcite.evaluate.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.evaluate.values import normalize
@@ -171,18 +172,26 @@ class Generator(ABC):
 EVALUATIVE = frozenset(
     ["renowned", "famous", "famed", "celebrated", "acclaimed", "brilliant", "groundbreaking", "prominent", "influential", "legendary", "iconic", "remarkable", "dedicated", "talented", "distinguished", "eminent", "prolific", "esteemed", "great", "greatest", "best", "outstanding", "notable", "important", "significant", "successful", "beloved", "revered", "pioneering", "visionary", "respected", "leading", "world-renowned", "extraordinary", "exceptional"]
 )
+#: Words that join facts without adding one.
+_CONNECTIVES = frozenset(["where", "while", "whose", "after", "before", "later", "also", "who", "which", "when", "there", "here", "same"])
 #: Prompt text a model may echo: "A:", "Answer:", "Generated Answer:", "Question:", "Facts:".
 _LEAK = re.compile(r"(?:^|\n|\s)(?:generated\s+answer|answer|question|facts?|a|q)\s*:", re.IGNORECASE)
 
 
-def rewrite_problem(text: str, evidence: str) -> str | None:
-    """Why a rewrite cannot be kept before any fact is checked: leaked prompt text or praise."""
+def rewrite_problem(text: str, evidence: str, *, max_new_words: int = 2) -> str | None:
+    """Why a rewrite cannot be kept before any fact is checked: leaked prompt text, praise, or
+    more than ``max_new_words`` content words the evidence and question do not have (a rewrite
+    rephrases; "a tale of resilience and courage" is not rephrasing)."""
     if _LEAK.search(text):
         return "rewrite rejected: prompt text in the output"
     known = set(normalize(evidence).split())
     praise = sorted({w for w in normalize(text).split() if w in EVALUATIVE and w not in known})
     if praise:
         return f"rewrite rejected: evaluative words not in the evidence ({', '.join(praise)})"
+    known_stems = {stem(w) for w in known}
+    new = sorted({w for w in normalize(text).split() if w not in STOP and len(w) > 2 and not w.isdigit() and stem(w) not in known_stems and w not in _CONNECTIVES})
+    if len(new) > max_new_words:
+        return f"rewrite rejected: words not in the evidence ({', '.join(new[:6])})"
     return None
 
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgcite.evaluate.lexicon import property_label
 from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
-from kgcite.generate.verbalize import state
+from kgcite.generate.verbalize import pattern, state
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.question import QuestionAnalysis, summary_relations
@@ -32,13 +31,26 @@ class Statements:
     absent: tuple[Gap, ...]
 
 
+_TRAILING = ("in", "at", "on", "the", "of", "from", "to")
+
+
 def gap_sentence(subject: str, relation: str, wh: str | None) -> str:
-    """"The graph does not say who Stephen Crane's spouse was." — names entity and property."""
-    label = property_label(relation).strip()
-    if wh in ("who", "whom", "when", "where", "what", "which"):
-        word = "what" if wh == "which" else wh
-        return f"The graph does not say {word} {subject}'s {label} was."
-    return f"The graph does not give {subject}'s {label}."
+    """A sentence that names the gap in the relation's own template: "The graph does not say who
+    Stephen Crane's spouse was.", "… where Stephen Crane was born.", "… what Marla Quenby founded."."""
+    word = {"whom": "who", "which": "what"}.get(wh or "", wh or "")
+    word = word if word in ("who", "when", "where", "what") else "what"
+    text, _ = pattern(relation)
+    head = text.split("{o}")[0].strip()
+    if head.startswith("{s}'s "):
+        noun = head.removeprefix("{s}'s ").rsplit(" ", 1)[0]  # "{s}'s spouse is" → "spouse"
+        if head.endswith(" include"):
+            return f"The graph does not give {subject}'s {noun}."
+        return f"The graph does not say {word} {subject}'s {noun} was."
+    words = head.format(s=subject).split()
+    trailing = _TRAILING if word in ("where", "when") else ("the",)
+    while words and words[-1] in trailing:
+        words.pop()  # "where X was born in" → "where X was born"; "what X received the" → "what X received"
+    return f"The graph does not say {word} {' '.join(words)}."
 
 
 def _about(graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True) -> list[tuple[str, str, list[Triple]]]:

@@ -94,7 +94,8 @@ def pattern(relation: str) -> tuple[str, bool]:
     label = property_label(relation).strip()
     tags = [(t.text, t.tag_, t.pos_) for t in _tagger()(label)]
     first, last = tags[0], tags[-1]
-    verb = first[1] in ("VBD", "VBN", "VBZ", "VBP", "VB") and first[2] in ("VERB", "AUX")
+    # a bare "genre" is tagged as a verb: a one-word label is a verb only when visibly inflected
+    verb = first[2] in ("VERB", "AUX") and (first[1] in ("VBD", "VBN", "VBZ") or (len(tags) > 1 and first[1] in ("VB", "VBP")))
     if verb and len(tags) >= 2 and last[2] == "ADP":  # "directed by", "born in", "participated in"
         passive = first[1] == "VBN" or last[0].lower() == "by"
         return ("{s} was " if passive else "{s} ") + label + " {o}.", True

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kgcite.evaluate.lexicon import Lexicon, stem
+from kgcite.evaluate.lexicon import GENERIC, STOP, Lexicon, stem, stems
 from kgcite.evaluate.values import normalize
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
@@ -46,7 +46,15 @@ QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "alma mater": ("study", "studied", "school", "university", "college", "educated"),
     "notable works": ("works", "wrote", "known for", "famous for", "books", "novels"),
     "doctoral advisor": ("advisor", "adviser", "supervisor"),
+    "position played on team": ("what position",),
+    "position played": ("what position",),
+    "member of sports team": ("which team", "what team", "which teams", "what teams"),
 }
+#: Words too general to ask for a relation on their own ("notable aspects of his life", "how did
+#: his family background influence"): they count only as part of a relation's full name.
+WEAK = frozenset(
+    ["significant", "notable", "family", "influence", "influenced", "influences", "play", "played", "plays", "role", "roles", "work", "works", "known", "life", "career", "background", "music", "style", "held", "member", "branch", "field", "part", "home", "party", "post", "office", "position", "label", "team", "school", "condition", "death", "birth", "joined", "signed", "national", "native", "student", "won", "received", "award"]
+)
 #: Never asked, never summarised: the label, and types every entity of a kind shares.
 UNINFORMATIVE = frozenset({LABEL_PROPERTY, "instance of", "sex or gender", "described by source", "topic's main category", "given name", "family name", "surname"})
 #: Relations a summary prefers, in this order; others follow by name.
@@ -55,6 +63,9 @@ SUMMARY_ORDER = (
     "position held", "field of work", "member of political party", "spouse", "father", "mother",
     "directed by", "written by", "starred actors", "release year", "has genre", "in language",
 )
+
+
+_WEAK_STEMS = frozenset(stem(w) for w in WEAK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +121,12 @@ class QuestionAnalyzer:
         min_similarity: float = 0.55,
     ) -> None:
         self.relations = sorted({r for r in relations if property_key(r) not in UNINFORMATIVE})
-        lexicon = (lexicon or Lexicon.default()).extended(
-            {r: QUESTION_CUES.get(property_key(r), ()) for r in self.relations}
-        )
-        self._cues = {r: lexicon.cues_of(r) for r in self.relations}
+        lexicon = lexicon or Lexicon.default()
+        self._names = {r: name_stems(r) for r in self.relations}
+        self._cues = {
+            r: frozenset(c for c in lexicon.paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS))
+            for r in self.relations
+        }
         self.embedder, self.min_similarity = embedder, min_similarity
         self._label_vecs: np.ndarray | None = None
 
@@ -135,8 +148,14 @@ class QuestionAnalyzer:
 
     def _relations(self, text: str, wh: str | None, masked: set[str]) -> tuple[tuple[str, ...], ...]:
         words = [w for w in normalize(text).split() if w not in masked]
-        stems = [stem(w) for w in words]
-        found = {r: pos for r in self.relations if (pos := _positions(stems, self._cues[r]))}
+        word_stems = [stem(w) for w in words]
+        # "how did these influence his work" asks for an explanation, not for "influenced by"
+        explain = wh in ("how", "why")
+        found = {
+            r: pos
+            for r in self.relations
+            if (pos := _positions(word_stems, self._cues[r]) | _all_of(word_stems, self._names[r], weak_ok=not explain))
+        }
         if len(found) > 1 and wh in _KINDS:
             kind = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
             found = kind or found
@@ -161,6 +180,17 @@ class QuestionAnalyzer:
         sims = self._label_vecs @ self.embedder.encode([text])[0]
         best = int(np.argmax(sims))
         return self.relations[best] if sims[best] >= self.min_similarity else None
+
+
+def name_stems(relation: str) -> tuple[str, ...]:
+    """The content words of a relation's name, stemmed: all must occur for the name to be asked."""
+    return tuple(stem(w) for w in normalize(property_key(relation)).split() if w not in STOP and w not in GENERIC)
+
+
+def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:
+    if not name or not all(n in word_stems for n in name) or (not weak_ok and all(n in _WEAK_STEMS for n in name)):
+        return frozenset()
+    return frozenset(i for i, w in enumerate(word_stems) if w in name)
 
 
 def _positions(stems: list[str], cues: Iterable[tuple[str, ...]]) -> frozenset[int]:

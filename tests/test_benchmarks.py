@@ -1,0 +1,24 @@
+"""Benchmarks rot when nothing runs them: each one here runs in its --quick mode."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
+        ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, template only"]),
+    ],
+)
+def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:
+    res = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick"], capture_output=True, text=True, timeout=600, check=False)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert all(e in res.stdout for e in expected), res.stdout
