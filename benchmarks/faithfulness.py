@@ -29,10 +29,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.alignment import alignment_claims
+from kgcite.evaluate.alignment import alignment_claims, names_gap
 from kgcite.evaluate.report import format_table
 from kgcite.evaluate.support import SupportJudge
-from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import NACitation, ParsedAnswer, Sentence, cite_triples
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
@@ -77,12 +76,6 @@ def parsed(answer: dict[str, Any]) -> tuple[ParsedAnswer, Subgraph]:
     return ParsedAnswer(sentences), graph
 
 
-def names_gap(text: str, relation: str) -> bool:
-    """Does an [NA] sentence name the relation (its words)?"""
-    words = [w for w in normalize(property_key(relation)).split() if w not in ("of", "by", "in", "has")]
-    return all(f" {w} " in f" {normalize(text)} " for w in words)
-
-
 def score(answers: Sequence[dict[str, Any]], gold: dict[str, dict[str, Any]], judge: SupportJudge) -> dict[str, Any]:
     claims, per_answer = [], []
     for a in answers:
@@ -92,7 +85,7 @@ def score(answers: Sequence[dict[str, Any]], gold: dict[str, dict[str, Any]], ju
         per_answer.append((a, p, g))
     verdicts = judge.judge(claims)
     asked = answered = cited_total = padded = linked_right = n_gold = 0
-    for a, p, _ in per_answer:
+    for a, p, g in per_answer:
         want = gold.get(a["question"])
         if want is None:
             continue
@@ -103,7 +96,8 @@ def score(answers: Sequence[dict[str, Any]], gold: dict[str, dict[str, Any]], ju
         for group in want["asks"]:
             keys = {property_key(r) for r in group}
             asked += 1
-            answered += any(property_key(c[1]) in keys for c in cited) or any(names_gap(t, r) for t in na_texts for r in group)
+            subject = next((e.label for e in g.entities if e.id == want["entity"]), None)
+            answered += any(property_key(c[1]) in keys for c in cited) or any(names_gap(t, subject, r) for t in na_texts for r in group)
         if not want["summary"]:
             allowed = {property_key(r) for group in want["asks"] for r in group}
             cited_total += len(cited)

@@ -36,8 +36,14 @@ def _strip(word: str, suffixes: tuple[str, ...]) -> str:
     return word
 
 
+#: Short or irregular forms the suffix rules cannot reach.
+_IRREGULAR = {"died": "die", "dies": "die", "dying": "die", "wrote": "writ", "written": "writ", "writes": "writ", "write": "writ"}
+
+
 def stem(word: str) -> str:
     """A crude stem: an inflection, then a derivation stripped; a final ``e`` and a doubled consonant dropped."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if word.isdigit() or len(word) <= 4:
         return word
     word = _strip(_strip(word, _INFLECTIONS), _DERIVATIONS)
@@ -61,7 +67,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "cause of death": ("die", "died", "dies", "death", "due to", "killed"),
     "manner of death": ("die", "died", "death", "killed"),
     "place of burial": ("buried", "burial", "grave", "laid to rest"),
-    "medical condition": ("suffered", "suffering", "diagnosed", "illness", "disease", "condition", "due to", "died of"),
+    "medical condition": ("suffered", "suffering", "diagnosed", "illness", "disease", "condition", "due to"),
     "sex or gender": ("male", "female", "man", "woman", "sex", "gender"),
     "country of citizenship": ("citizen", "citizenship", "national", "nationality"),
     "spouse": ("wife", "husband", "married", "spouse", "wed"),

@@ -88,6 +88,10 @@ def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str]
     return current
 
 
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2].isupper() is False else text
+
+
 def compose(analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], mentions: dict[str, str] | None = None, *, summary_size: int = 5) -> Statements:
     """The answer's statements for linked ``entities`` (in question order) over the retrieved graph."""
     mentions = mentions or {}
@@ -100,6 +104,8 @@ def compose(analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Enti
     done: set[tuple[str, tuple[str, ...]]] = set()
     for part in analysis.parts:
         current = _part_entity(part.text, entities, mentions, current)
+        if part.open:  # asked, but no relation of the graph names it: say so rather than pad
+            sentences.append(Sentence(f"The graph does not say {_lower_first(part.text.rstrip('?. '))}.", (NACitation(),)))
         for group in part.groups:
             if (current.id, group) in done:
                 continue

@@ -28,6 +28,7 @@ TYPE_FILTER: dict[str, frozenset[str]] = {
 #: NER labels that are never worth linking (numbers, dates...).
 SKIP_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
+_NAME_RELATIONS = frozenset({"name", "given name", "surname", "family name", "instance of", "sex or gender"})
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
 #: Words an n-gram of the question may not start or end with.
@@ -112,9 +113,11 @@ class EntityLinker:
         for n in range(min(self.max_ngram, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
                 gram = words[i : i + n]
-                if {label_key(w) for w in gram} & taken or label_key(gram[0]) in _STOP or label_key(gram[-1]) in _STOP:
+                first = label_key(gram[0])
+                if {label_key(w) for w in gram} & taken or (first in _STOP and not (first == "the" and n > 1)) or label_key(gram[-1]) in _STOP:
                     continue
-                if n == 1 and not (len(gram[0]) >= 4 and (gram[0][0].isupper() and i > 0 or gram[0].lower() == gram[0] and question.lower() == question)):
+                # one word: capitalised mid-sentence, or lower case (>= 5 letters) when nothing else names an entity
+                if n == 1 and not (len(gram[0]) >= 4 and gram[0][0].isupper() and i > 0 or len(gram[0]) >= 5 and gram[0].islower() and not found and not out):
                     continue
                 text = " ".join(gram)
                 if self._by_label(text):
@@ -153,8 +156,8 @@ class EntityLinker:
                 best, score = typed[0], 0
             else:
                 wanted = {property_key(r) for r in asked}
-                scored = [(self._has_asked(c, wanted), self._evidence(c, q), c) for c in typed]
-                _, score, best = max(scored, key=lambda sc: (sc[0], sc[1], -typed.index(sc[2])))
+                scored = [(self._has_asked(c, wanted), self._evidence(c, q), self._degree(c), c) for c in typed]
+                _, score, _, best = max(scored, key=lambda sc: (sc[0], sc[1], sc[2], -typed.index(sc[3])))
             chosen.setdefault(best.id, LinkedEntity(best, text, label, score, fuzzy))
         if not chosen and self.fallback:  # a misspelt name typed in lower case: no mention at all
             for gram in _content_ngrams(question, 2, 4):
@@ -175,6 +178,10 @@ class EntityLinker:
             return 0
         return len({property_key(r) for r, _, _ in self.store.relation_degrees(entity.id)} & wanted)
 
+    def _degree(self, entity: Entity) -> int:
+        """How many facts the graph holds about an entity: between equal namesakes, the better known."""
+        return sum(n for _, _, n in self.store.relation_degrees(entity.id))
+
     def _fuzzy(self, text: str, *, first_word_only: bool = False) -> list[Entity]:
         """The entities whose label is closest to a misspelt mention (edit distance ≤ 1 per 6 letters),
         looked up by the mention's first word, else its first three letters."""
@@ -193,7 +200,8 @@ class EntityLinker:
 
     def _evidence(self, entity: Entity, question_lower: str) -> int:
         """How many of the entity's neighbour values occur verbatim in the question."""
-        values = {t.object_value.lower() for t in self.store.outgoing(entity.id)}
+        # names and types say nothing about which namesake is meant ("Shelley" is every Shelley's surname)
+        values = {t.object_value.lower() for t in self.store.outgoing(entity.id) if property_key(t.relation) not in _NAME_RELATIONS}
         values |= {t.subject_label.lower() for t in self.store.incoming(entity.id)}
         return sum(1 for v in values if len(v) > 2 and v in question_lower)
 

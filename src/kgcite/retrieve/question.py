@@ -23,7 +23,7 @@ from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 
 #: Question words for kinds of value, and the relation words that mark those kinds.
-_KINDS: dict[str, tuple[str, ...]] = {
+_KINDS: dict[str, tuple[str, ...]] = {  # what each question word wants (and, in _WRONG, does not)
     "when": ("date", "year", "time", "start", "end", "inception", "dissolved"),
     "where": ("place", "location", "country", "residence", "city", "burial", "located", "headquarters", "work location"),
     "how": ("cause", "manner"),
@@ -47,6 +47,8 @@ QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "notable works": ("works", "wrote", "known for", "famous for", "books", "novels"),
     "doctoral advisor": ("advisor", "adviser", "supervisor"),
     "position played on team": ("what position",),
+    "astronaut mission": ("mission", "missions", "space mission"),
+    "cause of death": ("die of", "died of", "cause of death"),
     "position played": ("what position",),
     "member of sports team": ("which team", "what team", "which teams", "what teams"),
 }
@@ -66,6 +68,10 @@ SUMMARY_ORDER = (
 
 
 _WEAK_STEMS = frozenset(stem(w) for w in WEAK)
+#: Words that ask nothing by themselves: a part made only of these (and names) asks for a summary.
+_NOT_CONTENT = STOP | frozenset(
+    ["who", "whom", "what", "when", "where", "which", "why", "how", "tell", "me", "about", "describe", "summarise", "summarize", "know", "you", "does", "do", "did", "some", "anything", "something", "more", "please", "give", "can", "could", "would"]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +85,7 @@ class AskedPart:
     text: str
     groups: tuple[tuple[str, ...], ...]
     wh: str | None = None
+    open: bool = False  # asks something no relation of the graph names ("Who produced X?")
 
     @property
     def relations(self) -> tuple[str, ...]:
@@ -101,7 +108,7 @@ class QuestionAnalysis:
         return tuple(dict.fromkeys(g for p in self.parts for g in p.groups))
 
     def to_dict(self) -> dict[str, object]:
-        return {"summary": self.summary, "parts": [{"text": p.text, "relations": [list(g) for g in p.groups]} for p in self.parts]}
+        return {"summary": self.summary, "parts": [{"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open} for p in self.parts]}
 
 
 def split_parts(question: str) -> list[str]:
@@ -133,12 +140,15 @@ class QuestionAnalyzer:
     def analyse(self, question: str, names: Sequence[str] = ()) -> QuestionAnalysis:
         """``names``: entity mentions, whose words are not read as relation cues."""
         masked = {w for n in names for w in normalize(n).split()}
-        parts = []
+        parts, bare = [], False
         for text in split_parts(question) or [question]:
             wh_match = _WH.search(text)
             wh = wh_match.group(1).lower() if wh_match else None
-            parts.append(AskedPart(text, self._relations(text, wh, masked), wh))
-        summary = not any(p.groups for p in parts) or bool(_SUMMARY.match(question.strip()))
+            groups = self._relations(text, wh, masked)
+            content = [w for w in normalize(text).split() if w not in masked and w not in _NOT_CONTENT]
+            bare = bare or not content  # "Who was Stephen Crane": a summary is asked
+            parts.append(AskedPart(text, groups, wh, open=bool(content) and not groups and bool(masked)))
+        summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
         if summary and self.embedder is not None and not _SUMMARY.match(question.strip()):
             found = self._by_embedding(question, masked)
             if found:
@@ -157,6 +167,8 @@ class QuestionAnalyzer:
             if (pos := _positions(word_stems, self._cues[r]) | _all_of(word_stems, self._names[r], weak_ok=not explain))
         }
         if len(found) > 1 and wh in _KINDS:
+            other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]
+            found = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)} or found
             kind = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
             found = kind or found
         elif len(found) > 1 and wh in ("who", "whom"):
