@@ -60,7 +60,7 @@ def _env() -> dict[str, str]:
 
 def baseline_tree(rev: str, into: Path) -> Path | None:
     """``rev`` checked out in a temporary worktree; None (and a note) where git cannot."""
-    done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev], capture_output=True, text=True)
+    done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         print(f"baseline skipped: git worktree add {rev} failed: {done.stderr.strip()}", file=sys.stderr)
         return None

@@ -23,7 +23,8 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("--no-rewrite", action="store_true")
     args = ap.parse_args()
-    items = [json.loads(line) for line in open(args.questions, encoding="utf-8")]
+    with open(args.questions, encoding="utf-8") as fh:
+        items = [json.loads(line) for line in fh]
     own = EmbeddedStore()
     own.load(args.own_graph)
     stores = {"biokalma": biokalma_store()[0], "own": own}

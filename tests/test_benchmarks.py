@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("script", "expected"),
     [
         ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
+        ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
         ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, template only"]),
     ],
 )

@@ -178,6 +178,24 @@ class EntityLinker:
             return 0
         return len({property_key(r) for r, _, _ in self.store.relation_degrees(entity.id)} & wanted)
 
+    def neighbours(self, linked: Sequence[LinkedEntity], limit: int = 10) -> list[Entity]:
+        """Entities the linked ones point to (a father, a director) that the graph also describes:
+        their facts join the retrieved graph, as KaLMA's released graphs hold relatives' facts."""
+        seen = {le.entity.id for le in linked}
+        out: list[Entity] = []
+        for le in linked:
+            for t in self.store.outgoing(le.entity.id):
+                if len(out) >= limit:
+                    return out
+                if property_key(t.relation) in _NAME_RELATIONS:
+                    continue
+                found = [e] if t.object_id and (e := self.store.entity(t.object_id)) else self.store.entities_by_label(t.object_value, limit=2)
+                for e in found:
+                    if e.id not in seen:
+                        seen.add(e.id)
+                        out.append(e)
+        return out
+
     def _degree(self, entity: Entity) -> int:
         """How many facts the graph holds about an entity: between equal namesakes, the better known."""
         return sum(n for _, _, n in self.store.relation_degrees(entity.id))

@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kgcite.kg.model import Subgraph
+from kgcite.kg.model import Entity, Subgraph
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
 from kgcite.retrieve.question import QuestionAnalysis, QuestionAnalyzer
@@ -19,14 +19,16 @@ class Retrieval:
     graph: Subgraph
     timings: dict[str, float] = field(default_factory=dict)
     analysis: QuestionAnalysis | None = None  # what the question asks for
+    neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
 
 
 class KGRetriever:
     """Analyse the question (asked relations rank namesakes), link, take the one-hop graphs."""
 
-    def __init__(self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None) -> None:
+    def __init__(self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None, *, neighbours: int = 10) -> None:
         self.store, self.linker = store, linker
         self._analyzer = analyzer
+        self.max_neighbours = neighbours
 
     @property
     def analyzer(self) -> QuestionAnalyzer:
@@ -44,8 +46,10 @@ class KGRetriever:
         for question, linked in zip(questions, links, strict=True):
             t1 = time.perf_counter()
             analysis = self.analyzer.analyse(question, [le.mention for le in linked] + [le.entity.label for le in linked])
-            graph = Subgraph.merge(self.store.one_hop(le.entity.id) for le in linked)
-            out.append(Retrieval(question, tuple(linked), graph, {"link": link_s, "retrieve": time.perf_counter() - t1}, analysis))
+            near = self.linker.neighbours(linked, self.max_neighbours) if self.max_neighbours else []
+            graph = Subgraph.merge([*(self.store.one_hop(le.entity.id) for le in linked), *(self.store.one_hop(e.id) for e in near)])
+            timings = {"link": link_s, "retrieve": time.perf_counter() - t1}
+            out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near)))
         return out
 
     def retrieve(self, question: str) -> Retrieval:
