@@ -60,6 +60,7 @@ def test_eval_all_na_scores_and_bad_lines(tmp_path: Path) -> None:
     res = kgcite("eval", "all", "--answers", str(path), "--out", str(tmp_path / "e2"), "--skip-bad", "--json")
     m = json.loads(res.stdout)
     assert (m["na_precision"], m["na_recall"], m["n_skipped"]) == (1.0, 1.0, 1)
+    assert (m["gap_precision"], m["gap_recall"]) == (1.0, 1.0)  # "He died in Badenweiler" names (Crane, place of death)
     assert "Conscious incompetence" in (tmp_path / "e2" / "report.md").read_text()
 
 
@@ -95,3 +96,5 @@ def test_experiments_write_table_and_plots(tmp_path: Path) -> None:
         assert recall[0] > recall[-1]  # less knowledge (or worse graphs), less recall
         if kind == "removal":
             assert rows[-1]["n_absent"] == 15 and "| 0 (gold) |" in res.stdout
+            # grounded answers name each removed (entity, property) the question asked for
+            assert rows[-1]["gap_recall"] >= 0.9 and rows[-1]["gap_precision"] >= 0.9 and "gap recall" in res.stdout

@@ -178,7 +178,7 @@ def runtime_from_args(args: argparse.Namespace) -> Runtime:
         concurrency=getattr(args, "concurrency", 8),
         timeout=getattr(args, "timeout", 60.0),
         nli_model=getattr(args, "nli", None),
-        verifier="lexical" if getattr(args, "no_nli", False) else "nli",
+        verifier="rules" if getattr(args, "no_nli", False) else "nli",
         reranker_model=getattr(args, "reranker", None),
     )
 
@@ -264,7 +264,7 @@ def _store_options(p: argparse.ArgumentParser) -> None:
 
 def _model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=["grounded", "free"], default="grounded",
-                   help="grounded (default): cite selected triples by construction; free: KaLMA's baseline prompt + repair")
+                   help="grounded (default): one sentence per asked relation, citing it by construction, [NA] for what the graph lacks; free: KaLMA's baseline prompt + repair")
     p.add_argument("--model", metavar="GGUF|NAME",
                    help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url")
     p.add_argument("--base-url", metavar="URL",

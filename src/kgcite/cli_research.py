@@ -173,7 +173,7 @@ def _llm_options(p: argparse.ArgumentParser) -> None:
 
 def _nli_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nli", metavar="SPEC", help="NLI model: kgcite (shipped, default), hf:PATH, t5:PATH, or an ONNX export folder")
-    p.add_argument("--no-nli", action="store_true", help="judge support by the value's presence only (no NLI model)")
+    p.add_argument("--no-nli", action="store_true", help="judge support by the rules alone (no NLI model; what they cannot decide counts as unsupported)")
 
 
 def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> None:

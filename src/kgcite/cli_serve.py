@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")
     p.add_argument("--search-url", metavar="URL", help="a SearXNG instance for source docs|both")
     p.add_argument("--nli", metavar="SPEC", help="NLI model of the verifier: kgcite (default), hf:PATH, t5:PATH")
-    p.add_argument("--no-nli", action="store_true", help="lexical verifier only (value must occur in the sentence)")
+    p.add_argument("--no-nli", action="store_true", help="verify by the judge's rules alone (no NLI model)")
     p.add_argument("--max-batch", type=int, default=8, help="questions answered together by the model (default 8)")
     p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])

@@ -57,7 +57,7 @@ class Runtime:
     concurrency: int = 8
     timeout: float = 60.0
     nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
-    verifier: str = "nli"  # "nli": value present or NLI-entailed; "lexical": value present only
+    verifier: str = "nli"  # "nli": the rules, then the NLI model; "rules": the rules alone (undecided = unsupported)
     reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
 
     @cached_property

@@ -90,3 +90,22 @@ def test_na_scores_with_nli(nli: OnnxNLI) -> None:
     report = AttributionScorer(SupportJudge(nli)).na([answer], [absent])
     assert (report.n_na_sentences, report.n_na_correct) == (2, 1)
     assert (report.n_absent, report.n_absent_found) == (2, 1)
+
+
+def test_gap_scores_name_entity_and_property() -> None:
+    from kgcite.evaluate.alignment import gap_report, names_gap
+    from kgcite.kg.model import Entity, Subgraph
+
+    graph = Subgraph((Entity("Q206534", "Stephen Crane"),), ())
+    answer = parse_answer(
+        "The graph does not say where Stephen Crane was born [NA]. The graph does not say who Stephen Crane's spouse was [NA]. "
+        "He liked poetry [NA].",
+    )
+    absent = [("Q206534", "place of birth", "Newark"), ("Q206534", "religion", "atheism")]
+    matrices = AttributionScorer(SupportJudge()).gap_matrices([answer], [absent], [graph])
+    assert matrices == [[[True, False], [False, False], [False, False]]]
+    report = gap_report(matrices, [2])
+    assert (report.gap_precision, report.gap_recall) == (pytest.approx(1 / 3), 0.5)
+    assert names_gap("The graph does not give Stephen Crane's religion.", "Stephen Crane", "religion")
+    assert not names_gap("The graph does not give Ernest Hemingway's religion.", "Stephen Crane", "religion")  # another subject
+    assert names_gap("It does not say what his religion was.", "Stephen Crane", "religion", context="Stephen Crane was a writer.")
