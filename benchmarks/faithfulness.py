@@ -5,9 +5,10 @@ Questions: BioKaLMA questions (evenly spaced over both splits) plus the question
 ``benchmarks/data/faithfulness/questions.jsonl`` — written for this benchmark, half over the
 shipped BioKaLMA graph, half over a fictional graph of our own (``own_graph.json``): two-part,
 lower-case, misspelt, namesakes, relations the graph lacks, summaries — each with the relations
-it asks for. Pipelines, in the same run: this tree with the SmolLM2 rewrite (the default ``ask``)
-and without it (template only), and the pipeline of an earlier commit (``--baseline-rev``,
-checked out in a temporary git worktree) as it was the default then.
+it asks for. Pipelines, in the same run: this tree's default ``ask`` (template sentences), the
+same with ``--rewrite`` (SmolLM2 rephrases, kept only when the guard passes), and the pipeline of
+an earlier commit (``--baseline-rev``, checked out in a temporary git worktree) with its default
+then, the SmolLM2 rewrite.
 
 Scores: pairs the judge (rules + NLI) supports, over all questions; on the written questions,
 asked parts answered (a cited triple of the entity and relation) or flagged (an [NA] sentence
@@ -136,13 +137,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         qfile.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in bio + written), encoding="utf-8")
         runs: dict[str, list[dict[str, Any]]] = {}
         if not args.quick:
-            runs["this tree, SmolLM2 rewrite (default ask)"] = run_pipeline(ROOT / "src", qfile, out / "rewrite.jsonl", rewrite=True)
-        runs["this tree, template only"] = run_pipeline(ROOT / "src", qfile, out / "template.jsonl", rewrite=False)
+            runs["this tree, --rewrite (SmolLM2)"] = run_pipeline(ROOT / "src", qfile, out / "rewrite.jsonl", rewrite=True)
+        runs["this tree, default ask (template)"] = run_pipeline(ROOT / "src", qfile, out / "template.jsonl", rewrite=False)
         if args.baseline_rev and not args.quick:
             src = baseline_tree(args.baseline_rev, Path(tmp) / "baseline")
             if src is not None:
                 try:
-                    runs[f"{args.baseline_rev} (before), default ask"] = run_pipeline(src, qfile, out / "baseline.jsonl", rewrite=True)
+                    runs[f"{args.baseline_rev} (before), its default ask (rewrite)"] = run_pipeline(src, qfile, out / "baseline.jsonl", rewrite=True)
                 finally:
                     subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(Path(tmp) / "baseline")], check=False)
     judge = SupportJudge(load_nli(None))

@@ -15,8 +15,9 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("script", "expected"),
     [
         ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
+        ("ask_latency.py", ["grounded --rewrite (SmolLM2)", "grounded, template (default ask)"]),
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
-        ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, template only"]),
+        ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, default ask (template)"]),
     ],
 )
 def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:

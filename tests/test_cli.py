@@ -202,6 +202,6 @@ def test_ask_prints_readable_citations() -> None:
 def test_ask_with_an_unreachable_server_fails_clearly() -> None:
     from tests.conftest import free_port
 
-    res = kgcite("ask", "Who was Stephen Crane's father?", "--base-url", f"http://127.0.0.1:{free_port()}", "--no-cache")
+    res = kgcite("ask", "Who was Stephen Crane's father?", "--base-url", f"http://127.0.0.1:{free_port()}", "--no-cache", "--rewrite")
     assert res.returncode == 1
     assert "kgcite: error:" in res.stderr and "unreachable" in res.stderr and "Traceback" not in res.stderr

@@ -61,7 +61,7 @@ def test_run_against_a_dead_server_records_failures_and_goes_on(tmp_path: Path) 
     out = tmp_path / "dead.jsonl"
     port = free_port()
     res = kgcite("run", "--dataset", "biokalma:general", "--limit", "3", "--out", str(out), "--no-cache",
-                 "--base-url", f"http://127.0.0.1:{port}", "--timeout", "2")
+                 "--base-url", f"http://127.0.0.1:{port}", "--timeout", "2", "--rewrite")
     assert res.returncode == 0, res.stderr
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     failed = [x for x in lines if x["status"] == "failed"]

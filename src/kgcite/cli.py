@@ -173,7 +173,7 @@ def runtime_from_args(args: argparse.Namespace) -> Runtime:
         model=args.model,
         base_url=args.base_url,
         cache=None if args.no_cache else default_cache_path(),
-        rewrite=not getattr(args, "no_rewrite", False),
+        rewrite=True if getattr(args, "rewrite", False) else False if getattr(args, "no_rewrite", False) else None,
         constrained=getattr(args, "constrained", False),
         concurrency=getattr(args, "concurrency", 8),
         timeout=getattr(args, "timeout", 60.0),
@@ -202,6 +202,12 @@ def format_attributed(answer: AttributedAnswer) -> str:
     return "\n".join(out).rstrip()
 
 
+def _note_unused_model(args: argparse.Namespace) -> None:
+    """A model named for grounded mode without --rewrite would silently go unused: say so."""
+    if args.mode == "grounded" and not args.rewrite and (args.model or args.base_url):
+        print("kgcite: note: grounded answers are template text; add --rewrite to let the model phrase them", file=sys.stderr)
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     runtime = runtime_from_args(args)
     if args.source != "kg" or args.docs or args.search_url:
@@ -210,6 +216,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.source == "kg":
             raise InputError("--source", None, None, "--docs/--search-url need --source docs or both")
         return cmd_ask_quotes(args, runtime)
+    _note_unused_model(args)
     generator = runtime.generator(args.mode)
     result = generator.answer_many([args.question])[0]
     if isinstance(result, LLMError):
@@ -227,6 +234,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     items = dataset(args.dataset)[: args.limit or None]
     runtime = runtime_from_args(args)
+    _note_unused_model(args)
     generator = runtime.generator(args.mode)
     out = Path(args.out)
     done_before = len(finished_ids(out) & {it.id for it in items})
@@ -269,7 +277,12 @@ def _model_options(p: argparse.ArgumentParser) -> None:
                    help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url")
     p.add_argument("--base-url", metavar="URL",
                    help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY")
-    p.add_argument("--no-rewrite", action="store_true", help="grounded mode: template sentences only, no LLM call")
+    rw = p.add_mutually_exclusive_group()
+    rw.add_argument("--rewrite", action="store_true",
+                    help="grounded mode: let the LLM rephrase the template sentences (kept only if the judge supports every "
+                         "citation and nothing is added); off by default")
+    rw.add_argument("--no-rewrite", action="store_true",
+                    help="no LLM phrasing at all: grounded answers stay template text (the default), document answers are extractive")
     p.add_argument("--constrained", action="store_true",
                    help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)")

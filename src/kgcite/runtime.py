@@ -52,7 +52,9 @@ class Runtime:
     model: str | None = None
     base_url: str | None = None
     cache: Path | None = field(default_factory=default_cache_path)
-    rewrite: bool = True
+    # None: each pipeline's default — grounded KG answers stay template text (a small model's
+    # rephrasing added unsupported claims the judge cannot see), the quote composer writes with the LLM
+    rewrite: bool | None = None
     constrained: bool = False
     concurrency: int = 8
     timeout: float = 60.0
@@ -123,7 +125,7 @@ class Runtime:
     def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:
         """EWEK-QA's composer over ``kg`` (ToG-E triples), ``docs`` or ``both``."""
         composer = QuoteComposer(
-            self.llm if self.rewrite else None,
+            self.llm if self.rewrite is not False else None,
             self.vectors,
             NLIQuoteVerifier(self.nli if self.verifier == "nli" else None),
             constrained=self.constrained,

@@ -122,7 +122,8 @@ def alignment_claims(answer: ParsedAnswer, graph: Subgraph | None = None) -> lis
     """One claim per (sentence, complete citation triple); the graph gives the subject's label
     and the relations it holds the value under. Without it the subject is not checked."""
     labels, held = _labels(graph), value_relations(graph.triples) if graph is not None else {}
-    out, context = [], []
+    out: list[Claim] = []
+    context: list[str] = []
     for s in answer.sentences:
         for t in s.cited_triples():
             if (k := t.key) is not None:
@@ -133,7 +134,9 @@ def alignment_claims(answer: ParsedAnswer, graph: Subgraph | None = None) -> lis
 
 def na_claims(answer: ParsedAnswer, absent: Sequence[TripleKey], graph: Subgraph | None = None) -> list[list[Claim]]:
     """For each ``[NA]`` sentence, one claim per absent knowledge (does the sentence state it?)."""
-    labels, context, out = _labels(graph), [], []
+    labels = _labels(graph)
+    context: list[str] = []
+    out: list[list[Claim]] = []
     for s in answer.sentences:
         if s.na:
             out.append([Claim(s.text, labels.get(k[0]), k[1], k[2], " ".join(context)) for k in absent])
@@ -168,7 +171,9 @@ class AttributionScorer:
         """Pure text: no model is asked whether an [NA] sentence names a gap."""
         out = []
         for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True):
-            labels, context, rows = _labels(g), [], []
+            labels = _labels(g)
+            context: list[str] = []
+            rows: list[list[bool]] = []
             for s in a.sentences:
                 if s.na:
                     rows.append([names_gap(s.text, labels.get(e), p, " ".join(context)) for e, p in gaps_of(ks)])

@@ -178,10 +178,11 @@ _CONNECTIVES = frozenset(["where", "while", "whose", "after", "before", "later",
 _LEAK = re.compile(r"(?:^|\n|\s)(?:generated\s+answer|answer|question|facts?|a|q)\s*:", re.IGNORECASE)
 
 
-def rewrite_problem(text: str, evidence: str, *, max_new_words: int = 2) -> str | None:
+def rewrite_problem(text: str, evidence: str, *, max_new_words: int = 0) -> str | None:
     """Why a rewrite cannot be kept before any fact is checked: leaked prompt text, praise, or
-    more than ``max_new_words`` content words the evidence and question do not have (a rewrite
-    rephrases; "a tale of resilience and courage" is not rephrasing)."""
+    more than ``max_new_words`` content words the evidence does not have. A rewrite only
+    rephrases: "a nobleman of the Byzantine Empire" or "a tale of resilience" adds a claim that no
+    citation covers and the judge, which checks cited facts, cannot see."""
     if _LEAK.search(text):
         return "rewrite rejected: prompt text in the output"
     known = set(normalize(evidence).split())
@@ -244,7 +245,7 @@ class GroundedGenerator(Generator):
             rewritten = None
             if reply is not None:
                 facts = [s for s in plan.sentences if not s.na]
-                problem = rewrite_problem(reply.text, " ".join([retrieval.question, *(s.text for s in facts)]))
+                problem = rewrite_problem(reply.text, " ".join(s.text for s in facts))
                 rewritten = None if problem else self.accept_rewrite(reply.text, plan.triples, retrieval.question, retrieval.graph, facts)
                 if rewritten is not None:
                     rewritten += tuple(s for s in plan.sentences if s.na)
@@ -290,7 +291,7 @@ class GroundedGenerator(Generator):
         parsed = parse_answer(" ".join(lines))
         if not parsed.sentences or parsed.citations():
             return None
-        known = normalize(" ".join([question, *(s.text for s in facts), *(verbalize(t) for t in triples)]))
+        known = normalize(" ".join([*(s.text for s in facts), *(verbalize(t) for t in triples)]))  # not the question: it may name what the graph lacks
         held = value_relations(graph.triples if graph is not None else triples)
         sentences: list[Sentence] = []
         stated: set[TripleKey] = set()

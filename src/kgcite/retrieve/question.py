@@ -172,8 +172,8 @@ class QuestionAnalyzer:
             kind = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
             found = kind or found
         elif len(found) > 1 and wh in ("who", "whom"):
-            other = (*_KINDS["when"], *_KINDS["where"], *_KINDS["how"])
-            people = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)}
+            kinds = (*_KINDS["when"], *_KINDS["where"], *_KINDS["how"])
+            people = {r: p for r, p in found.items() if not any(k in property_key(r) for k in kinds)}
             found = people or found
         # "doctoral advisor" asks for that, not for every relation that shares the word "doctoral"
         found = {r: p for r, p in found.items() if not any(p < q for q in found.values())}

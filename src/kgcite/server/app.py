@@ -70,11 +70,17 @@ class Service:
     def sources(self) -> list[str]:
         return ["kg", "docs", "both"] if (self.config.docs or self.config.search_url) else ["kg"]
 
+    @property
+    def phrases(self) -> bool:
+        """Whether an LLM phrases answers: asked for (``--rewrite``), or the document composer's default."""
+        rt = self.runtime
+        return rt.rewrite is True or (rt.rewrite is None and self.sources != ["kg"])
+
     def load(self) -> None:
         """Every model the default request needs, once, on the model thread."""
         rt = self.runtime
         _ = rt.kg, rt.ner, rt.embedder
-        if rt.rewrite:
+        if self.phrases:
             _ = rt.llm
         if rt.verifier == "nli":
             _ = rt.nli
@@ -185,7 +191,7 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         rt = service.runtime
         return {
             "status": "ok",
-            "model": rt.llm.name if rt.rewrite else None,
+            "model": rt.llm.name if service.phrases else None,
             "sources": service.sources,
             "reports": service.config.reports is not None,
             "waiting": service.queue.waiting,
