@@ -111,3 +111,10 @@ def test_undecided_pairs_go_to_the_model(nli: OnnxNLI) -> None:
 def test_coordinated_relations_state_both() -> None:
     s = "Gran Torino was directed and produced by Clint Eastwood."
     assert rule(s, "directed by", "Clint Eastwood", "Gran Torino") is True
+
+
+def test_a_shared_last_name_is_not_the_subject() -> None:
+    # a rewrite "Rowan Quenby and Ivy Quenby." never says whose children they are
+    assert rule("Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby") is False
+    assert rule("Marla Quenby's children are Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby") is True
+    assert rule("Quenby founded Quenby Bakery.", "founded", "Quenby Bakery", "Marla Quenby") is True

@@ -67,14 +67,16 @@ def value_spans(words: list[str], word_stems: list[str], value: str) -> list[tup
     return spans
 
 
-def subject_stated(words: list[str], subject: str, context: str) -> bool:
-    """The label, a person's last name, or a pronoun whose antecedent (in the context) is the subject."""
+def subject_stated(words: list[str], subject: str, context: str, sentence: str | None = None) -> bool:
+    """The label, a person's last name (not as another person's: "Rowan Quenby" is not Marla
+    Quenby), or a pronoun whose antecedent (in the context) is the subject."""
     label = normalize(subject).split()
     if not label or _find(words, label):
         return True
     last = label[-1]
     if 2 <= len(label) <= 4 and last not in STOP and len(last) > 2 and not last.isdigit() and last in words:
-        return True
+        if sentence is None or _alone(sentence, last, set(label)):
+            return True
     if PRONOUNS & set(words):
         before = normalize(context).split()
         return bool(_find(before, label)) or (len(label) >= 2 and last in before)
@@ -108,7 +110,7 @@ def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
     others -= own
     if not spans and own and is_quantity(claim.value) and quantities(words):
         return False  # rule 1: the relation stated with another date or number
-    if claim.subject is not None and not subject_stated(words, claim.subject, claim.context):
+    if claim.subject is not None and not subject_stated(words, claim.subject, claim.context, claim.sentence):
         return False  # rule 2
     breaks = _clauses(words)
     for a, b in spans:
@@ -143,6 +145,15 @@ def tokens(sentence: str, keep: str | None = None) -> list[str]:
 
 def _clauses(words: list[str]) -> set[int]:
     return {i for i, w in enumerate(words) if w in _CLAUSE}
+
+
+def _alone(sentence: str, last: str, own: set[str]) -> bool:
+    """Some occurrence of a last name is not preceded by another capitalised given name."""
+    for m in re.finditer(rf"(\S+)?\s*\b{re.escape(last)}\b", sentence, re.IGNORECASE):
+        before = (m.group(1) or "").strip("\"'“”‘’,.;:()")
+        if not before or not before[:1].isupper() or normalize(before) in own or normalize(before) in STOP:
+            return True
+    return False
 
 
 def _content(words: list[str], positions: set[int]) -> bool:
