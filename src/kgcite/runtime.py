@@ -33,6 +33,7 @@ from kgcite.retrieve.documents import (
 )
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
+from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 from kgcite.retrieve.tog_e import ToGE
@@ -83,7 +84,8 @@ class Runtime:
 
     @cached_property
     def retriever(self) -> KGRetriever:
-        return KGRetriever(self.kg, EntityLinker(self.kg, self.ner))
+        analyzer = QuestionAnalyzer(self.kg.relations(), embedder=lambda: self.vectors)  # MiniLM loads only if a part needs it
+        return KGRetriever(self.kg, EntityLinker(self.kg, self.ner), analyzer)
 
     @cached_property
     def nli(self) -> CachedNLI:

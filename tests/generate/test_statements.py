@@ -176,3 +176,14 @@ def test_question_parts_and_relations() -> None:
     assert analyzer.analyse("Who was X's wife?").groups == (("spouse",),)
     assert analyzer.analyse("Tell me about X").summary
     assert analyzer.analyse("What is X an instance of?").summary  # never asked: types are no answer
+
+
+def test_an_open_part_is_flagged_or_matched_by_embedding(embedder) -> None:  # type: ignore[no-untyped-def]
+    relations = ["residence", "founded", "place of birth", "occupation", "spouse", "employer"]
+    words_only = QuestionAnalyzer(relations)
+    analyzer = QuestionAnalyzer(relations, embedder=lambda: embedder)
+    q = "Which company does John Marsh work at?"
+    assert words_only.analyse(q, ["John Marsh"]).parts[0].open  # no relation's words or paraphrases
+    assert analyzer.analyse(q, ["John Marsh"]).groups == (("employer",),)  # a clear embedding match
+    unclear = analyzer.analyse("Who is John Marsh's partner?", ["John Marsh"])
+    assert unclear.groups == () and unclear.parts[0].open and not unclear.summary

@@ -74,9 +74,9 @@ def subject_stated(words: list[str], subject: str, context: str, sentence: str |
     if not label or _find(words, label):
         return True
     last = label[-1]
-    if 2 <= len(label) <= 4 and last not in STOP and len(last) > 2 and not last.isdigit() and last in words:
-        if sentence is None or _alone(sentence, last, set(label)):
-            return True
+    surname = 2 <= len(label) <= 4 and last not in STOP and len(last) > 2 and not last.isdigit() and last in words
+    if surname and (sentence is None or _alone(sentence, last, set(label))):
+        return True
     if PRONOUNS & set(words):
         before = normalize(context).split()
         return bool(_find(before, label)) or (len(label) >= 2 and last in before)

@@ -5,14 +5,14 @@ the relations are found before anything is retrieved, against the *whole* graph'
 vocabulary (not only the one-hop around the entity): a relation the entity lacks is still
 asked, and gets an ``[NA]`` sentence. A relation is asked when its words or a paraphrase from
 the relation lexicon occur in the question ("born", "die", "wife", "directed"); the question
-word narrows them (*when* → dates, *where* → places, *how* → causes); an embedding match is
-the fallback. "Who was X?", "Tell me about X" and questions naming no relation ask for a summary.
+word narrows them (*when* → dates, *where* → places, *how* → causes); for a part no relation's
+words match, an embedding match is the fallback when it is clear. "Who was X?", "Tell me about X" and questions naming no relation ask for a summary.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,8 +124,9 @@ class QuestionAnalyzer:
         relations: Iterable[str],
         *,
         lexicon: Lexicon | None = None,
-        embedder: Embedder | None = None,
-        min_similarity: float = 0.55,
+        embedder: Callable[[], Embedder] | None = None,
+        min_similarity: float = 0.5,
+        min_margin: float = 0.08,
     ) -> None:
         self.relations = sorted({r for r in relations if property_key(r) not in UNINFORMATIVE})
         lexicon = lexicon or Lexicon.default()
@@ -134,7 +135,8 @@ class QuestionAnalyzer:
             r: frozenset(c for c in lexicon.paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS))
             for r in self.relations
         }
-        self.embedder, self.min_similarity = embedder, min_similarity
+        self._embedder_factory, self.min_similarity, self.min_margin = embedder, min_similarity, min_margin
+        self._embedder: Embedder | None = None
         self._label_vecs: np.ndarray | None = None
 
     def analyse(self, question: str, names: Sequence[str] = ()) -> QuestionAnalysis:
@@ -149,11 +151,8 @@ class QuestionAnalyzer:
             bare = bare or not content  # "Who was Stephen Crane": a summary is asked
             parts.append(AskedPart(text, groups, wh, open=bool(content) and not groups and bool(masked)))
         summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
-        if summary and self.embedder is not None and not _SUMMARY.match(question.strip()):
-            found = self._by_embedding(question, masked)
-            if found:
-                parts = [AskedPart(question, ((found,),), parts[0].wh if parts else None)]
-                summary = False
+        if self._embedder_factory is not None:  # an open part may still name a relation in other words
+            parts = [self._embedded(p, masked) if p.open else p for p in parts]
         return QuestionAnalysis(question, tuple(parts), summary)
 
     def _relations(self, text: str, wh: str | None, masked: set[str]) -> tuple[tuple[str, ...], ...]:
@@ -182,16 +181,22 @@ class QuestionAnalyzer:
             groups.setdefault(frozenset(p), []).append(r)
         return tuple(tuple(g) for g in groups.values())
 
-    def _by_embedding(self, question: str, masked: set[str]) -> str | None:
-        assert self.embedder is not None
-        if not self.relations:
-            return None
+    def _embedded(self, part: AskedPart, masked: set[str]) -> AskedPart:
+        """The relation whose name is closest to the part's words (MiniLM), if clearly closest:
+        similarity >= ``min_similarity`` and ahead of the next by ``min_margin``."""
+        if not self.relations or self._embedder_factory is None:
+            return part
+        if self._embedder is None:
+            self._embedder = self._embedder_factory()
         if self._label_vecs is None:
-            self._label_vecs = self.embedder.encode([property_key(r) for r in self.relations])
-        text = " ".join(w for w in normalize(question).split() if w not in masked)
-        sims = self._label_vecs @ self.embedder.encode([text])[0]
-        best = int(np.argmax(sims))
-        return self.relations[best] if sims[best] >= self.min_similarity else None
+            self._label_vecs = self._embedder.encode([property_key(r) for r in self.relations])
+        text = " ".join(w for w in normalize(part.text).split() if w not in masked)
+        sims = self._label_vecs @ self._embedder.encode([text])[0]
+        order = np.argsort(-sims)
+        best, second = float(sims[order[0]]), float(sims[order[1]]) if len(order) > 1 else -1.0
+        if best < self.min_similarity or best - second < self.min_margin:
+            return part
+        return AskedPart(part.text, ((self.relations[int(order[0])],),), part.wh)
 
 
 def name_stems(relation: str) -> tuple[str, ...]:
