@@ -88,3 +88,11 @@ def test_build_kalma_then_run_and_eval(tmp_path: Path) -> None:
     assert r["n_answers"] == 2 and r["recall_micro"] is not None  # minimum sets reach the metrics
     bad = kgcite("build", "kalma", "--entity", "Q0", "--out", str(tmp_path / "x.jsonl"), "--no-llm", "--no-cache")
     assert bad.returncode == 2 and "'Q0'" in bad.stderr
+
+
+def test_a_paragraph_sentence_with_leaked_prompt_text_or_praise_falls_back_to_the_template() -> None:
+    builder = EvolutionaryBuilder(None, Counter(), 1)
+    t = Triple("Q206534", "Stephen Crane", "place of birth", "Newark")
+    assert builder._sentence(t, "Generated Answer: Stephen Crane was born in Newark.", []) == ("Stephen Crane was born in Newark.", False)
+    assert builder._sentence(t, "The renowned Stephen Crane was born in Newark.", [])[1] is False
+    assert builder._sentence(t, "He was born in Newark.", ["Stephen Crane was a writer."]) == ("He was born in Newark.", True)
