@@ -67,7 +67,9 @@ def test_citation_chips_show_their_triples(page: Any, evil_server: str) -> None:
     # the cited triple is marked in the retrieved subgraph, which lists the graph's triples
     cited = page.locator("#retrieved tr.cited")
     assert cited.count() >= 1 and EVIL_LABEL in cited.first.inner_text()
-    assert page.locator("#retrieved tbody tr").count() == 5  # father, motto, occupation, instance of, name
+    # Ada's father, motto, occupation, instance of, name; and her father's own occupation, instance of,
+    # name: the retriever adds the facts of the entities the linked one points to
+    assert page.locator("#retrieved tbody tr").count() == 8
     # the chip's entity button lists the entity's triples from GET /entities
     pop.locator("button.link").click()
     page.wait_for_selector("#entity:not([hidden])")
