@@ -237,6 +237,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     _note_unused_model(args)
     generator = runtime.generator(args.mode)
     out = Path(args.out)
+    if args.force and out.is_file():
+        backup = out.with_name(out.name + ".bak")
+        out.replace(backup)
+        print(f"kgcite: {out} moved to {backup}", file=sys.stderr)
     done_before = len(finished_ids(out) & {it.id for it in items})
     bar = tqdm(total=len(items), initial=done_before, desc=f"{args.mode} {args.dataset}", unit=" q", disable=None)
     failures = 0
@@ -328,7 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Killed runs resume: a rerun skips answered items and retries failed ones.")
     rn.add_argument("--dataset", default="biokalma",
                     help="biokalma, biokalma:specific, biokalma:general, or a JSONL file (e.g. from `kgcite build kalma`)")
-    rn.add_argument("--out", required=True, metavar="FILE.jsonl")
+    rn.add_argument("--out", required=True, metavar="FILE.jsonl",
+                    help="answers are appended here; an existing file must be kgcite's own answers (a rerun resumes it)")
+    rn.add_argument("--force", action="store_true",
+                    help="--out exists but is not kgcite's answers: move it to FILE.bak and start afresh")
     rn.add_argument("--limit", type=int, help="only the first N items")
     rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
     _model_options(rn)

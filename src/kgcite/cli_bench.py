@@ -157,7 +157,7 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
 
     from kgcite.bench.kalma import EvolutionaryBuilder, relation_counts
     from kgcite.cli import runtime_from_args
-    from kgcite.jsonl import read_trimmed
+    from kgcite.jsonl import appending
     from kgcite.kg.model import Subgraph
 
     runtime = runtime_from_args(args)
@@ -183,10 +183,9 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
         None if args.no_llm else runtime.llm, relation_counts(pools), len(pools), rounds=args.rounds, alpha=args.alpha, shortlist=args.shortlist
     )
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = {str(o.get("id")) for o in read_trimmed(out)}
-    todo = [(s, p) for s, p in zip(seeds, pools, strict=True) if s.id not in done]
-    with out.open("a", encoding="utf-8") as fh:
+    with appending(out) as (rows, fh):
+        done = {str(o.get("id")) for o in rows}
+        todo = [(s, p) for s, p in zip(seeds, pools, strict=True) if s.id not in done]
         for s, p in tqdm(todo, desc="build kalma", unit=" entry", disable=None):
             entry = builder.build(s.id, s, p)
             fh.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")

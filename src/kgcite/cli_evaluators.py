@@ -6,8 +6,9 @@ import argparse
 import json
 import os
 import time
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from kgcite.kg import InputError
 
@@ -35,7 +36,7 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     from kgcite.bench.caqa import CATEGORIES
     from kgcite.evaluate.attribution import evaluator_report
     from kgcite.evaluate.evaluators import AttributionItem
-    from kgcite.jsonl import read_trimmed
+    from kgcite.jsonl import appending
     from kgcite.train.evaluator import read_bench
 
     if not Path(args.bench).exists():
@@ -52,13 +53,14 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     evaluator = _evaluator(args.evaluator, args, shots)
     out = Path(args.out) if args.out else None
     done: dict[str, str] = {}
+    stack = ExitStack()
+    fh: IO[str] | None = None
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        done = {str(o["id"]): str(o["category"]) for o in read_trimmed(out / "judgements.jsonl") if o.get("evaluator") == evaluator.name}
+        earlier, fh = stack.enter_context(appending(out / "judgements.jsonl"))
+        done = {str(o["id"]): str(o.get("category")) for o in earlier if o.get("evaluator") == evaluator.name}
     todo = [r for r in rows if r["id"] not in done]
     t0 = time.perf_counter()
     bar = tqdm(total=len(rows), initial=len(rows) - len(todo), desc=f"judge {evaluator.name}", unit=" sample", disable=None)
-    fh = (out / "judgements.jsonl").open("a", encoding="utf-8") if out is not None else None
     try:
         for b in range(0, len(todo), args.batch_size):
             batch = todo[b : b + args.batch_size]
@@ -73,8 +75,7 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
             bar.update(len(batch))
     finally:
         bar.close()
-        if fh is not None:
-            fh.close()
+        stack.close()
     seconds = time.perf_counter() - t0
     report = evaluator_report(rows, [done[r["id"]] for r in rows])
     report["evaluator"] = evaluator.name

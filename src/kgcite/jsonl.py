@@ -1,35 +1,80 @@
-"""Append-only JSONL files that survive a kill: read the complete lines, cut a torn last one."""
+"""Append-only JSONL files that survive a kill: read the complete lines, cut only a torn last one,
+and let one process at a time append."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 
 def read_trimmed(path: Path) -> list[dict[str, Any]]:
-    """The objects of every complete line; a torn or unreadable tail is cut off the file so
-    that the next append starts on a fresh line."""
+    """The rows of an output file kgcite appends to (every line a JSON object with an ``id``).
+
+    Only a torn last line, the mark of an interrupted write, is cut off, and that is said on
+    stderr; a last line that is complete JSON but lacks its newline gets one. Any other line that
+    is not kgcite's is an :class:`~kgcite.kg.loaders.InputError` naming it, and nothing is removed:
+    kgcite never truncates a file it did not write."""
+    from kgcite.kg.loaders import InputError
+
     if not path.exists():
         return []
+    if path.is_dir():
+        raise InputError(path, None, None, "is a folder, not an output file")
+    data = path.read_bytes()
+    *lines, tail = data.split(b"\n")
     rows: list[dict[str, Any]] = []
-    good_end = 0
-    with path.open("rb") as fh:
-        for raw in fh:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError:
-                break
-            good_end += len(raw)
-            if isinstance(obj, dict):
-                rows.append(obj)
-    if good_end < path.stat().st_size:
-        with path.open("r+b") as fh:
-            fh.truncate(good_end)
+    for lineno, raw in enumerate(lines, 1):
+        if raw.strip():
+            rows.append(_own_line(path, lineno, raw))
+    if tail.strip():
+        try:
+            rows.append(_own_line(path, len(lines) + 1, tail))
+            with path.open("ab") as fh:  # complete, only the newline is missing
+                fh.write(b"\n")
+        except InputError:
+            if not tail.lstrip().startswith(b'{"id"'):  # kgcite writes the id first: anything else is not its line
+                raise
+            print(f"kgcite: {path}: cut a torn last line ({len(tail)} bytes) left by an interrupted run", file=sys.stderr)
+            with path.open("r+b") as fh:
+                fh.truncate(len(data) - len(tail))
     return rows
+
+
+def _own_line(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
+    from kgcite.kg.loaders import InputError
+
+    hint = "not a line kgcite wrote; fix or remove it, or choose another output"
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(path, lineno, None, f"invalid UTF-8 at byte {exc.start}: {hint}") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(path, lineno, None, f"not JSON ({exc.msg}): {hint}") from exc
+    if not isinstance(obj, dict) or "id" not in obj:
+        raise InputError(path, lineno, "id", f"not a JSON object with an id: {hint}")
+    return obj
+
+
+@contextmanager
+def appending(path: Path) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
+    """An output file opened for appending by this process alone: ``(its rows, the handle)``.
+
+    A second kgcite writing the same file fails at once with a clear error (an advisory lock,
+    released when the process ends, however it ends), instead of both doing all the work."""
+    from kgcite.kg.loaders import InputError
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise InputError(path, None, None, "another kgcite process is writing this file; wait for it to finish or choose another output") from exc
+        yield read_trimmed(path), fh
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -37,8 +82,12 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     is an :class:`~kgcite.kg.loaders.InputError` naming the file and line. Input files are never modified."""
     from kgcite.kg.loaders import InputError
 
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(path, lineno, None, f"invalid UTF-8 at byte {exc.start}") from exc
             if not line.strip():
                 continue
             try:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from kgcite.generate.pipeline import AttributedAnswer, Generator
-from kgcite.jsonl import read_jsonl, read_trimmed
+from kgcite.jsonl import appending, read_jsonl, read_trimmed
 from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
 from kgcite.models.llm import LLMError
 
@@ -110,11 +110,10 @@ def append_answers(
 ) -> tuple[int, int, int]:
     """Answer, batch by batch, the items not yet answered in ``out``: every batch's lines are
     written and fsync'ed before the next starts. Returns (skipped as done, answered, failed)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = finished_ids(out)
-    todo = [it for it in items if it.id not in done]
     answered = failed = 0
-    with out.open("a", encoding="utf-8") as fh:
+    with appending(out) as (rows, fh):
+        done = {str(obj.get("id")) for obj in rows if obj.get("status") == "ok"}
+        todo = [it for it in items if it.id not in done]
         for i in range(0, len(todo), batch_size):
             batch = todo[i : i + batch_size]
             results = answer_batch(batch)

@@ -11,9 +11,10 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from kgcite.evaluate.alignment import AttributionScorer, alignment_report, gap_report, gaps_of, na_report
 from kgcite.evaluate.citation import PrecisionUnit
@@ -21,7 +22,7 @@ from kgcite.evaluate.quality import GEval, QualityItem, mean_scores
 from kgcite.evaluate.records import AnswerRecord
 from kgcite.evaluate.report import citation_report, latest_records
 from kgcite.generate.prompts import format_knowledge
-from kgcite.jsonl import read_trimmed
+from kgcite.jsonl import appending
 from kgcite.kg.loaders import InputError
 
 
@@ -73,15 +74,15 @@ class FullEvaluation:
         kept, skipped = latest_records(records)
         report, _ = citation_report(kept, self.unit)
         scored = [r for r in kept if r.status == "ok"]
-        rows = _read_rows(out_dir / "per_answer.jsonl") if out_dir else {}
-        todo = [r for r in scored if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r, self.scorer.judge.name) or (self.geval and not rows[r.id]["quality"])]
-        if on_progress:
-            on_progress(len(scored) - len(todo))
-        fh = None
-        if out_dir is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            fh = (out_dir / "per_answer.jsonl").open("a", encoding="utf-8")
-        try:
+        with ExitStack() as stack:
+            fh: IO[str] | None = None
+            rows: dict[str, dict[str, Any]] = {}
+            if out_dir is not None:
+                earlier, fh = stack.enter_context(appending(out_dir / "per_answer.jsonl"))
+                rows = {str(row["id"]): row for row in earlier}  # the last row of an id wins
+            todo = [r for r in scored if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r, self.scorer.judge.name) or (self.geval and not rows[r.id]["quality"])]
+            if on_progress:
+                on_progress(len(scored) - len(todo))
             for i in range(0, len(todo), self.batch_size):
                 batch = todo[i : i + self.batch_size]
                 for row in self.judge_batch(batch):
@@ -93,9 +94,6 @@ class FullEvaluation:
                     os.fsync(fh.fileno())
                 if on_progress:
                     on_progress(len(batch))
-        finally:
-            if fh is not None:
-                fh.close()
         final = [rows[r.id] for r in scored]
         metrics: dict[str, Any] = dict(report.to_dict()) | {"n_skipped": len(skipped)}
         align = alignment_report([r["alignment"] for r in final])
@@ -112,8 +110,3 @@ class FullEvaluation:
         metrics["judge"] = self.scorer.judge.name
         metrics["quality_judge"] = self.geval.llm.name if self.geval is not None else None
         return metrics, skipped
-
-
-def _read_rows(path: Path) -> dict[str, dict[str, Any]]:
-    """Rows of an earlier (maybe interrupted) evaluation, the last row of an id winning."""
-    return {str(row["id"]): row for row in read_trimmed(path) if "id" in row}
