@@ -118,3 +118,11 @@ def test_a_shared_last_name_is_not_the_subject() -> None:
     assert rule("Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby") is False
     assert rule("Marla Quenby's children are Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby") is True
     assert rule("Quenby founded Quenby Bakery.", "founded", "Quenby Bakery", "Marla Quenby") is True
+
+
+def test_a_sentence_with_nothing_of_the_claim_is_refused(nli: OnnxNLI) -> None:
+    judge = SupportJudge(nli)
+    noise = " ".join(["word"] * 300)
+    claims = [Claim(noise, None, "date of birth", "1871-11-01"), Claim(noise, None, "place of birth", "Newark"),
+              Claim(noise, "Stephen Crane", "date of birth", "1871-11-01")]
+    assert judge.judge(claims) == [False, False, False]

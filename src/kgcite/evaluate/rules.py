@@ -2,7 +2,8 @@
 
 Rules decide what they can read off the words and leave the rest to the NLI model:
 
-1. a date or number stated with the relation but different from the value → no;
+1. a date or number stated with the relation but different from the value, or no number at all
+   for a date or number → no; nothing of the claim (subject, value, relation) in the sentence → no;
 2. the subject not stated (its label, its last name, or a pronoun with the subject in the
    preceding text) → no;
 3. the value stated with a cue of the relation next to it (same clause, no other relation's cue
@@ -108,8 +109,10 @@ def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
         if relation != key:
             others |= _cue_positions(word_stems, lexicon.cues[relation], masked | in_value)
     others -= own
-    if not spans and own and is_quantity(claim.value) and quantities(words):
-        return False  # rule 1: the relation stated with another date or number
+    if not spans and is_quantity(claim.value) and (own and quantities(words) or not any(w[:1].isdigit() for w in words)):
+        return False  # rule 1: the relation stated with another date or number, or no number stated at all
+    if not spans and not own and not masked and not PRONOUNS & set(words) and not _shares(word_stems, claim.value):
+        return False  # nothing of the claim is in the sentence ("word word word …")
     if claim.subject is not None and not subject_stated(words, claim.subject, claim.context, claim.sentence):
         return False  # rule 2
     breaks = _clauses(words)
@@ -154,6 +157,11 @@ def _alone(sentence: str, last: str, own: set[str]) -> bool:
         if not before or not before[:1].isupper() or normalize(before) in own or normalize(before) in STOP:
             return True
     return False
+
+
+def _shares(word_stems: list[str], value: str) -> bool:
+    """Any content word of the value in the sentence (stemmed)."""
+    return bool({stem(w) for w in normalize(value).split() if w not in STOP} & set(word_stems))
 
 
 def _content(words: list[str], positions: set[int]) -> bool:
