@@ -125,7 +125,9 @@ class _Resolver:
             )
             self.relations: frozenset[str] | None = frozenset(map(property_key, known.relations()))
             self.value_list = [(t.subject_id, property_key(t.relation), t.object_value) for t in known.triples]
+            self.longest = max((len(v) for _, _, v in self.value_list), default=0)
         else:
+            self.longest = 0
             self.ids = []
             self.relations = frozenset(map(property_key, known)) if known is not None else None
             self.value_list = []
@@ -137,16 +139,19 @@ class _Resolver:
         head, _, rest = content.partition(",")
         return head.strip(), rest
 
-    def continues_value(self, entity_id: str, relation: str, value: str, segment: str) -> bool:
-        """Whether ``segment`` (text after a comma) belongs to the value rather than starting a pair."""
+    def continues_value(self, entity_id: str, relation: str, value: list[str], segment: str) -> bool:
+        """Whether ``segment`` (text after a comma) belongs to the value (its pieces so far) rather
+        than starting a pair."""
         prop, sep, _ = segment.partition(":")
         if not sep:
             return True
         if self.relations is None:
             return False
-        joined, rel = f"{value}, {segment}", property_key(relation)
-        if any(e == entity_id and r == rel and v.startswith(joined) for e, r, v in self.value_list):
-            return True
+        length = sum(len(p) + 2 for p in value) + len(segment)
+        if length <= self.longest:  # a value of the graph could still be this long
+            joined, rel = ", ".join([*value, segment]), property_key(relation)
+            if any(e == entity_id and r == rel and v.startswith(joined) for e, r, v in self.value_list):
+                return True
         # Only property names known: an unknown name is text of the value. With the graph's
         # values known, an unknown name is a (wrong) citation of its own.
         return bool(self.relations) and not self.value_list and property_key(prop) not in self.relations
@@ -168,39 +173,53 @@ def _parse_bracket(content: str, resolver: _Resolver) -> list[Citation]:
     entity_id, rest = resolver.split_id(_QID_PREFIX.sub("", content.strip(), count=1))
     if not entity_id or ":" in entity_id:
         return [UnparsedCitation(raw, "no entity id before the first comma")]
-    pairs: list[list[str]] = []
+    pairs: list[tuple[str, list[str]]] = []  # (property, value pieces): joined once, at the end
     for segment in (s.strip() for s in rest.split(",")):
         if not segment and not pairs:
             continue
         if pairs and resolver.continues_value(entity_id, pairs[-1][0], pairs[-1][1], segment):
-            pairs[-1][1] = f"{pairs[-1][1]}, {segment}" if segment else pairs[-1][1]
+            if segment:
+                pairs[-1][1].append(segment)
             continue
         prop, sep, value = segment.partition(":")
         if not sep:
             if pairs:
-                pairs[-1][1] += f", {segment}"
+                pairs[-1][1].append(segment)
                 continue
             return [UnparsedCitation(raw, f"{segment!r} is no 'property: value' pair")]
-        pairs.append([prop.strip(), value.strip()])
-    return [KGCitation(entity_id, tuple((p, v or None) for p, v in pairs))]
+        pairs.append((prop.strip(), [value.strip()]))
+    return [KGCitation(entity_id, tuple((p, ", ".join(v) or None) for p, v in pairs))]
 
 
 # -- reading a whole answer ---------------------------------------------------------------------
 
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=\s|$)")
+_MAY_END = re.compile(r"[.!?]")
 _ABBREVIATIONS = frozenset(
     ["mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "inc", "ltd", "co", "mt", "no", "fig", "approx", "ca", "c.", "u.s", "u.k"]
 )
 
 
-def _is_boundary(chunk: str, match: re.Match[str], following: str) -> bool:
-    word = chunk[: match.start()].rsplit(None, 1)[-1] if chunk[: match.start()].strip() else ""
-    if match.group().startswith(".") and (
-        word.lower().rstrip(".") in _ABBREVIATIONS or re.fullmatch(r"[A-Z]|([A-Za-z]\.)+[A-Za-z]", word)
-    ):
+def _is_boundary(chunk: str, match: re.Match[str], nxt: str) -> bool:
+    """Whether a sentence-end mark really ends a sentence; ``nxt`` is the next non-space character
+    after it (possibly in a later chunk). Looks back at most 64 characters: linear in the text."""
+    if nxt and nxt.islower():
         return False
-    nxt = following.lstrip()[:1]
-    return not (nxt and nxt.islower())
+    start = match.start()
+    if chunk[start] != ".":
+        return True
+    window = chunk[max(0, start - 64) : start].rstrip()
+    word = window.rsplit(None, 1)[-1] if window else ""
+    return not (word.lower().rstrip(".") in _ABBREVIATIONS or _INITIALS.fullmatch(word))
+
+
+_INITIALS = re.compile(r"[A-Z]|([A-Za-z]\.)+[A-Za-z]")
+_NEXT_CHAR = re.compile(r"\S")
+
+
+def _next_char(text: str, pos: int) -> str:
+    m = _NEXT_CHAR.search(text, pos)
+    return m.group() if m else ""
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -209,7 +228,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for line in re.finditer(r"[^\n]+", text):
         chunk, base, start = line.group(), line.start(), 0
         for m in _SENTENCE_END.finditer(chunk):
-            if _is_boundary(chunk, m, chunk[m.end() :]):
+            if _is_boundary(chunk, m, _next_char(chunk, m.end())):
                 spans.append((base + start, base + m.end()))
                 start = m.end()
         spans.append((base + start, base + len(chunk)))
@@ -224,10 +243,15 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_DOUBLE_PERIOD = re.compile(r"\.\s+\.(?=\s|$)")
+_SPACE_BEFORE_MARK = re.compile(r"\s+([.,;:!?])")
+
+
 def _clean(text: str) -> str:
     text = " ".join(text.split())
-    text = re.sub(r"\.\s+\.(?=\s|$)", ".", text)  # "D.C. [cite]." leaves "D.C. ."
-    return re.sub(r"\s+([.,;:!?])", r"\1", text)
+    if ". ." in text:
+        text = _DOUBLE_PERIOD.sub(".", text)  # "D.C. [cite]." leaves "D.C. ."
+    return _SPACE_BEFORE_MARK.sub(r"\1", text) if " " in text else text
 
 
 def _tokens(text: str, resolver: _Resolver) -> list[str | list[Citation]]:
@@ -236,28 +260,51 @@ def _tokens(text: str, resolver: _Resolver) -> list[str | list[Citation]]:
     out: list[str | list[Citation]] = []
     buf: list[str] = []
     i, n = 0, len(text)
+    close = reopen = -1  # the next "]" and "[" after i, found again only once passed: linear
+    memo: dict[str, list[Citation]] = {}  # citations are immutable: a repeated bracket is read once
     while i < n:
         c = text[i]
         if c == "[":
-            close, reopen = text.find("]", i + 1), text.find("[", i + 1)
-            if close == -1 or (reopen != -1 and reopen < close):
-                end = reopen if reopen != -1 else n
-                cites: list[Citation] = [UnparsedCitation(text[i:end], "unclosed bracket")]
+            if close != n and close <= i:
+                close = text.find("]", i + 1) % (n + 1)  # -1 → n: none left
+            if reopen != n and reopen <= i:
+                reopen = text.find("[", i + 1) % (n + 1)
+            if close == n or reopen < close:
+                end = reopen
+                if end == i + 1:  # a run "[[[": one unreadable citation, not one per character
+                    while end + 1 < n and text[end + 1] == "[":
+                        end += 1
+                bad = text[i:end]
+                cites: list[Citation] = memo.get(bad) or memo.setdefault(bad, [UnparsedCitation(bad, "unclosed bracket")])
                 i = end
             else:
-                cites = _parse_bracket(text[i + 1 : close], resolver)
+                content = text[i + 1 : close]
+                cites = memo.get(content) or memo.setdefault(content, _parse_bracket(content, resolver))
                 i = close + 1
-            out.extend(["".join(buf), cites])
+            if buf:
+                out.append("".join(buf))
+            out.append(cites)
             buf = []
         elif c == "]":
-            out.extend(["".join(buf), [UnparsedCitation("]", "closing bracket without an opening one")]])
+            end = i + 1
+            while end < n and text[end] == "]":
+                end += 1
+            if buf:
+                out.append("".join(buf))
+            out.append([UnparsedCitation(text[i:end], "closing bracket without an opening one")])
             buf = []
-            i += 1
+            i = end
         else:
-            buf.append(c)
-            i += 1
+            nxt = min(close if close > i else _find(text, "]", i, n), reopen if reopen > i else _find(text, "[", i, n))
+            buf.append(text[i:nxt])
+            i = nxt
     out.append("".join(buf))
     return out
+
+
+def _find(text: str, char: str, start: int, n: int) -> int:
+    pos = text.find(char, start)
+    return n if pos == -1 else pos
 
 
 def parse_answer(text: str, known: Subgraph | Iterable[str] | None = None) -> ParsedAnswer:
@@ -273,18 +320,32 @@ def parse_answer(text: str, known: Subgraph | Iterable[str] | None = None) -> Pa
     cites: list[Citation] = []
     closed = False  # the current sentence has ended; only trailing citations may still join it
 
+    plain: dict[str, Sentence | None] = {}  # uncited sentences by raw text: immutable, so shared
+
     def flush() -> None:
         nonlocal parts, cites, closed
-        body = _clean("".join(parts))
-        if body or cites:
-            sentences.append(Sentence(body, tuple(cites)))
+        raw = "".join(parts)
+        if cites:
+            sentences.append(Sentence(_clean(raw), tuple(cites)))
+        else:
+            if raw not in plain:
+                body = _clean(raw)
+                plain[raw] = Sentence(body) if body else None
+            if (sentence := plain[raw]) is not None:
+                sentences.append(sentence)
         parts, cites, closed = [], [], False
 
+    after = [""] * (len(tokens) + 1)  # the first non-space character of the text after token i
+    for idx in range(len(tokens) - 1, -1, -1):
+        tok = tokens[idx]
+        after[idx] = (_next_char(tok, 0) or after[idx + 1]) if isinstance(tok, str) else after[idx + 1]
     for idx, tok in enumerate(tokens):
         if isinstance(tok, list):
             cites.extend(tok)
             continue
-        following = next((t for t in tokens[idx + 1 :] if isinstance(t, str) and t.strip()), "")
+        if not closed and not _MAY_END.search(tok):  # no sentence ends in this chunk
+            parts.append(tok)
+            continue
         start = 0
         if closed and tok.strip():
             if tok.lstrip()[:1] in ".!?":  # "D.C. [Q1, ...]." ended later than it seemed
@@ -292,12 +353,12 @@ def parse_answer(text: str, known: Subgraph | Iterable[str] | None = None) -> Pa
             else:
                 flush()
         for m in _SENTENCE_END.finditer(tok):
-            rest = tok[m.end() :]
-            if not _is_boundary(tok, m, rest if rest.strip() else following):
+            rest = _next_char(tok, m.end())
+            if not _is_boundary(tok, m, rest or after[idx + 1]):
                 continue
             parts.append(tok[start : m.end()])
             start = m.end()
-            if rest.strip():
+            if rest:
                 flush()
             else:
                 closed = True
