@@ -58,3 +58,30 @@ def test_a_second_process_on_the_same_output_fails_at_once(tmp_path: Path) -> No
     assert out.read_text() == ""
     again = kgcite(*RUN, "--limit", "1", "--out", str(out))  # the lock went with its holder
     assert again.returncode == 0 and len(out.read_text().splitlines()) == 1
+
+
+def test_invalid_utf8_is_a_located_error_in_every_reader(tmp_path: Path) -> None:
+    tsv = tmp_path / "g.txt"
+    tsv.write_bytes(b"Crane|born in|Newark\nBad|x|\xff\xfe\n")
+    biokalma = tmp_path / "g.json"
+    biokalma.write_bytes(b'[["q",\n [{"qid": "Q1", "name": "\xff"}]]]')
+    good = json.dumps({"id": "1", "question": "q", "answer": "a", "kg": [], "minimum_knowledge": []})
+    answers_file = tmp_path / "a.jsonl"
+    answers_file.write_bytes(good.encode() + b"\n" + good.replace('"a"', '"\xff"').replace('"1"', '"2"').encode("latin-1") + b"\n")
+    bench = tmp_path / "b.jsonl"
+    bench.write_bytes(b'{"question": "q\xff", "answer_statement": "a", "citation": "c", "category": "supportive"}\n')
+    cases = [
+        (("kg", "load", str(tsv), "--store", str(tmp_path / "s1")), f"{tsv}:2: invalid UTF-8"),
+        (("kg", "load", str(biokalma), "--store", str(tmp_path / "s2")), f"{biokalma}:2: invalid UTF-8"),
+        (("eval", "citations", "--answers", str(answers_file)), f"{answers_file}:2: invalid UTF-8"),
+        (("eval", "all", "--answers", str(answers_file), "--out", str(tmp_path / "e")), f"{answers_file}:2: invalid UTF-8"),
+        (("run", "--dataset", str(answers_file), "--out", str(tmp_path / "r.jsonl")), f"{answers_file}:2: invalid UTF-8"),
+        (("evaluate-evaluator", "--bench", str(bench), "--evaluator", "nli"), f"{bench}:1: invalid UTF-8"),
+        (("eval", "citations", "--answers", str(tmp_path)), "is a folder, not a file"),
+        (("kg", "load", str(tmp_path / "missing.txt"), "--store", str(tmp_path / "s3")), "cannot read: No such file"),
+    ]
+    for args, message in cases:
+        res = kgcite(*args)
+        assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr, (args, res.stderr)
+    skipped = kgcite("eval", "citations", "--answers", str(answers_file), "--skip-bad", "--json")
+    assert skipped.returncode == 0 and json.loads(skipped.stdout)["n_skipped"] == 1

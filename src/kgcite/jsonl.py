@@ -9,7 +9,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kgcite.kg.loaders import InputError
 
 
 def read_trimmed(path: Path) -> list[dict[str, Any]]:
@@ -77,23 +80,40 @@ def appending(path: Path) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
         yield read_trimmed(path), fh
 
 
+def text_lines(path: str | Path) -> Iterator[tuple[int, str | InputError]]:
+    """Numbered lines of a UTF-8 text file. A line that is not UTF-8 comes as an
+    :class:`~kgcite.kg.loaders.InputError` naming file, line and byte, for the caller to raise or
+    skip; a missing file or a folder is an InputError at once."""
+    from kgcite.kg.loaders import InputError
+
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below, after the generator is done
+    except IsADirectoryError as exc:
+        raise InputError(path, None, None, "is a folder, not a file") from exc
+    except OSError as exc:
+        raise InputError(path, None, None, f"cannot read: {exc.strerror}") from exc
+    with fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                yield lineno, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield lineno, InputError(path, lineno, None, f"invalid UTF-8 at byte {exc.start}")
+
+
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` of every non-blank line of an input file; a line that is not JSON
     is an :class:`~kgcite.kg.loaders.InputError` naming the file and line. Input files are never modified."""
     from kgcite.kg.loaders import InputError
 
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(path, lineno, None, f"invalid UTF-8 at byte {exc.start}") from exc
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
-            if not isinstance(obj, dict):
-                raise InputError(path, lineno, None, "expected a JSON object")
-            yield lineno, obj
+    for lineno, line in text_lines(path):
+        if isinstance(line, InputError):
+            raise line
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
+        if not isinstance(obj, dict):
+            raise InputError(path, lineno, None, "expected a JSON object")
+        yield lineno, obj

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgcite.jsonl import text_lines
 from kgcite.kg.loaders import InputError, read_tsv, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.retrieve.tog_e import bracketed_topics
@@ -60,10 +61,10 @@ def read_questions(hops: int, split: str = "test", root: str | Path | None = Non
     qtype_file = base / f"{hops}-hop" / f"qa_{split}_qtype.txt"
     qtypes = qtype_file.read_text(encoding="utf-8").split("\n") if qtype_file.exists() else []
     out = []
-    with open(qa, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
+    for lineno, line in text_lines(qa):
+        if isinstance(line, InputError):
+            raise line
+        if line.strip():
             question, sep, answers = line.rstrip("\n").partition("\t")
             topics = bracketed_topics(question)
             if not sep or not topics:

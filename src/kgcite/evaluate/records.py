@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.generate.citations import ParsedAnswer, parse_answer
+from kgcite.jsonl import text_lines
 from kgcite.kg.loaders import InputError, biokalma_subgraph
 from kgcite.kg.model import Subgraph, TripleKey
 
@@ -96,17 +97,14 @@ def read_records(path: str | Path, *, skip_bad: bool = False, answer_field: str 
     ``answer_field`` scores another text of the line (e.g. ``raw_output``: a model's unrepaired answer);
     ``None`` reads dataset items, which have no answer yet."""
     path = Path(path)
-    try:
-        fh = path.open(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, None, None, f"cannot read: {exc.strerror}") from exc
-    with fh:
-        for line_no, text in enumerate(fh, 1):
+    for line_no, text in text_lines(path):
+        try:
+            if isinstance(text, InputError):
+                raise text
             if not text.strip():
                 continue
-            try:
-                yield parse_record(text, path, line_no, answer_field)
-            except InputError as err:
-                if not skip_bad:
-                    raise
-                yield err
+            yield parse_record(text, path, line_no, answer_field)
+        except InputError as err:
+            if not skip_bad:
+                raise
+            yield err

@@ -104,7 +104,16 @@ def subgraph_to_biokalma(graph: Subgraph) -> list[dict[str, Any]]:
 def read_biokalma(path: str | Path) -> Iterator[BiokalmaItem]:
     """Items of a BioKaLMA ``*_question_graph.json`` file: ``[[question, [entity, ...]], ...]``."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
+    except IsADirectoryError as exc:
+        raise InputError(path, None, None, "is a folder, not a file") from exc
+    except OSError as exc:
+        raise InputError(path, None, None, f"cannot read: {exc.strerror}") from exc
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, line, None, f"invalid UTF-8 at byte {exc.start}") from exc
     except json.JSONDecodeError as exc:
         raise InputError(path, exc.lineno, None, f"invalid JSON: {exc.msg}") from exc
     if not isinstance(data, list):
@@ -135,19 +144,22 @@ def shipped_biokalma(split: str = "all") -> list[Path]:
 
 def read_tsv(path: str | Path, *, sep: str = "|") -> Iterator[Triple]:
     """``head|relation|tail`` lines (MetaQA ``kb.txt``); heads and tails are entities named by their text."""
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            line = line.rstrip("\n\r")
-            if not line.strip() or line.startswith("#"):
-                continue
-            parts = line.split(sep)
-            if len(parts) != 3:
-                raise InputError(path, lineno, None, f"expected head{sep}relation{sep}tail, got {len(parts)} fields")
-            head, rel, tail = (p.strip() for p in parts)
-            for name, value in (("head", head), ("relation", rel), ("tail", tail)):
-                if not value:
-                    raise InputError(path, lineno, name, "empty")
-            yield Triple(head, head, rel, tail, tail)
+    from kgcite.jsonl import text_lines
+
+    for lineno, text in text_lines(path):
+        if isinstance(text, InputError):
+            raise text
+        line = text.rstrip("\n\r")
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split(sep)
+        if len(parts) != 3:
+            raise InputError(path, lineno, None, f"expected head{sep}relation{sep}tail, got {len(parts)} fields")
+        head, rel, tail = (p.strip() for p in parts)
+        for name, value in (("head", head), ("relation", rel), ("tail", tail)):
+            if not value:
+                raise InputError(path, lineno, name, "empty")
+        yield Triple(head, head, rel, tail, tail)
 
 
 _RDF_FORMATS = {".nt": RdfFormat.N_TRIPLES, ".ttl": RdfFormat.TURTLE, ".nq": RdfFormat.N_QUADS, ".trig": RdfFormat.TRIG}
