@@ -85,3 +85,31 @@ def test_invalid_utf8_is_a_located_error_in_every_reader(tmp_path: Path) -> None
         assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr, (args, res.stderr)
     skipped = kgcite("eval", "citations", "--answers", str(answers_file), "--skip-bad", "--json")
     assert skipped.returncode == 0 and json.loads(skipped.stdout)["n_skipped"] == 1
+
+
+def test_stores_that_cannot_be_opened_are_clear_errors(tmp_path: Path) -> None:
+    from kgcite.kg import EmbeddedStore
+
+    graph = tmp_path / "g.txt"
+    graph.write_text("Marla Quenby|founded|Quenby Bakery\n")
+    other = tmp_path / "papers"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    big = tmp_path / "big.nt"
+    big.write_text('<http://a> <http://b> "' + "x" * (17 * 1024 * 1024) + '" .\n')
+    held = EmbeddedStore(tmp_path / "held")  # this test process has the store open, as a running load would
+    held.load(graph)
+    cases = [
+        (("kg", "load", str(graph), "--store", str(tmp_path / "held")), "the store is in use by another process"),
+        (("kg", "load", str(graph), "--store", str(other)), "is a folder but not a kgcite store"),
+        (("kg", "show", "Marla Quenby", "--store", str(other)), "not a kgcite store"),
+        (("kg", "load", str(big), "--store", str(tmp_path / "s")), "a term too large to parse"),
+        (("kg", "load", str(tmp_path), "--store", str(tmp_path / "s2")), "unknown graph format"),
+        (("ask", "Who was \udced\udca0\udc80 Crane?"), "not valid text"),
+    ]
+    for args, message in cases:
+        res = kgcite(*args)
+        assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr, (args, res.stderr)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]  # nothing written into a folder of other files
+    shown = kgcite("kg", "show", "x://a b")
+    assert shown.returncode == 1 and "no entity" in shown.stderr and "Traceback" not in shown.stderr

@@ -43,10 +43,9 @@ def _open(args: argparse.Namespace) -> SparqlStore:
     if getattr(args, "endpoint", None):
         return open_store(args.endpoint, args.scheme)
     if getattr(args, "store", None):
-        if not Path(args.store).exists():
-            raise InputError(
-                args.store, None, None, "no such store folder (create one with `kgcite kg load FILE --store DIR`)"
-            )
+        if not (Path(args.store) / "CURRENT").is_file():  # reading never makes a store where there was none
+            what = "no such store folder" if not Path(args.store).exists() else "not a kgcite store"
+            raise InputError(args.store, None, None, f"{what} (create one with `kgcite kg load FILE --store DIR`)")
         return open_store(args.store, args.scheme)
     return _biokalma_store(None, quiet=True)
 
@@ -209,6 +208,10 @@ def _note_unused_model(args: argparse.Namespace) -> None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    try:
+        args.question.encode("utf-8")
+    except UnicodeEncodeError as exc:  # invalid UTF-8 on the command line, or a lone surrogate
+        raise InputError("QUESTION", None, None, f"not valid text at character {exc.start} (invalid UTF-8 or a lone surrogate)") from exc
     runtime = runtime_from_args(args)
     if args.source != "kg" or args.docs or args.search_url:
         from kgcite.cli_quotes import cmd_ask_quotes

@@ -116,3 +116,11 @@ def test_fifty_concurrent_questions_are_queued_not_refused(biokalma_server: str)
           f"p90 {q[8]:.1f} max {lat[-1]:.1f} s; {batches} model batches; status {sorted(set(codes))}")
     assert codes == [200] * 50
     assert batches < 50  # waiting questions were answered together
+
+
+def test_hostile_ids_and_lone_surrogates_are_client_errors(evil_server: str) -> None:
+    missing = httpx.get(f"{evil_server}/entities/urn:x%20y")
+    assert missing.status_code == 404
+    body = b'{"question": "Who was \\ud800 Crane?"}'  # a lone surrogate, legal JSON, no text
+    res = httpx.post(f"{evil_server}/ask", content=body, headers={"content-type": "application/json"})
+    assert res.status_code == 422 and "unicode" in res.text  # not a 500 from echoing it back

@@ -15,7 +15,7 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolution, Store
 
 from kgcite.kg.keys import LABEL_PROPERTY
-from kgcite.kg.loaders import graph_quads, shipped_biokalma
+from kgcite.kg.loaders import InputError, graph_quads, shipped_biokalma
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.rdf import with_label_keys
 from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
@@ -24,6 +24,18 @@ from kgcite.kg.sparql import SparqlStore, Term
 _LABEL = NamedNode(RDFS_LABEL)
 _ALT = NamedNode(SKOS_ALT_LABEL)
 _KEY = NamedNode(LABEL_KEY)
+
+
+def _check_store_folder(path: Path, *, create: bool) -> None:
+    """Only a store folder, or (to create one) a new or empty folder, is opened as a store: kgcite
+    never writes a database into a folder of other files."""
+    if path.exists() and not path.is_dir():
+        raise InputError(path, None, None, "is a file, not a store folder")
+    is_store = (path / "CURRENT").is_file()
+    if path.is_dir() and not is_store and any(path.iterdir()):
+        raise InputError(path, None, None, "is a folder but not a kgcite store; choose a new or empty folder")
+    if not create and not is_store:
+        raise InputError(path, None, None, "is not a kgcite store (create one with `kgcite kg load FILE --store DIR`)")
 
 
 class EmbeddedSparqlStore(SparqlStore):
@@ -36,11 +48,18 @@ class EmbeddedSparqlStore(SparqlStore):
         self.path = Path(path) if path is not None else None
         if self.path is None:
             self.store = Store()
-        elif read_only:
-            self.store = Store.read_only(str(self.path))
-        else:
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.store = Store(str(self.path))
+            return
+        _check_store_folder(self.path, create=not read_only)
+        try:
+            if read_only:
+                self.store = Store.read_only(str(self.path))
+            else:
+                self.path.mkdir(parents=True, exist_ok=True)
+                self.store = Store(str(self.path))
+        except OSError as exc:
+            in_use = "lock" in str(exc).lower()
+            why = "in use by another process (a running kgcite load or serve?)" if in_use else f"cannot be opened: {exc}"
+            raise InputError(self.path, None, None, f"the store is {why}") from exc
 
     # Named graphs (N-Quads, TriG input) count as part of the graph, as in the pattern API.
     def _select(self, query: str) -> Iterable[QuerySolution]:
@@ -120,7 +139,10 @@ class EmbeddedStore(EmbeddedSparqlStore):
         out: dict[str, Entity] = {}
         type_iri = self.scheme.type_relation_iri
         for i in iris:
-            node = NamedNode(i)
+            try:
+                node = NamedNode(i)
+            except ValueError:  # "x://a b" names no entity: it cannot even be an IRI
+                continue
             labels: list[Term] = [
                 o for q in self.store.quads_for_pattern(node, _LABEL, None) if isinstance(o := q.object, Literal)
             ]

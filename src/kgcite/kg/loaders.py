@@ -178,6 +178,10 @@ def read_rdf(path: str | Path) -> Iterator[Quad]:
         yield from parse(path=str(path), format=fmt)
     except SyntaxError as exc:
         raise InputError(path, getattr(exc, "lineno", None), None, f"RDF syntax error: {exc}") from exc
+    except MemoryError as exc:  # pyoxigraph's parser refuses a single term over 16 MiB
+        raise InputError(path, None, None, f"a term too large to parse ({exc})") from exc
+    except OSError as exc:
+        raise InputError(path, None, None, f"cannot read: {exc.strerror or exc}") from exc
 
 
 def file_kind(path: str | Path) -> str:

@@ -8,6 +8,7 @@ report API (``GET /reports``, ``/reports/{name}``, ``/reports/{name}/files/{png}
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -17,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kgcite.evaluate.records import record_from_obj
@@ -181,6 +184,13 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
     @app.exception_handler(QueueFull)
     async def _full(_: Request, exc: QueueFull) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, 503, headers={"Retry-After": "5"})
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> Response:
+        # FastAPI's own handler echoes the input, and a lone surrogate in it cannot be encoded (a 500):
+        # the same 422 body, written with every non-ASCII character escaped
+        errors = [{k: v for k, v in e.items() if k != "ctx"} for e in exc.errors()]
+        return Response(json.dumps({"detail": jsonable_encoder(errors)}, ensure_ascii=True), 422, media_type="application/json")
 
     @app.exception_handler(LLMError)
     async def _llm(_: Request, exc: LLMError) -> JSONResponse:

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 MAX_QUESTION_CHARS = 1_000
 MAX_ANSWERS = 5_000
 
-Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
+def _encodable(text: str) -> str:
+    """A lone surrogate ("\\ud800" in JSON) is no text: refused with 422, not a 500 deep in spaCy."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"not valid Unicode text at character {exc.start} (a lone surrogate)") from exc
+    return text
+
+
+Question = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS), AfterValidator(_encodable)
+]
 
 
 class AskRequest(BaseModel):
