@@ -26,6 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         reports=Path(args.reports) if args.reports else None,
         max_batch=args.max_batch,
         max_waiting=args.max_waiting,
+        allowed_hosts=tuple(dict.fromkeys(["127.0.0.1", "localhost", "::1", *([args.host] if args.host not in ("0.0.0.0", "::") else []), *(args.allowed_host or [])])),
     )
     app = create_app(Service(runtime_from_args(args), config))
     print(f"kgcite: loading models, then serving on http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
@@ -41,6 +42,9 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
         "/report. Models load once at start; concurrent questions wait in one queue and are answered in batches.",
     )
     p.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    p.add_argument("--allowed-host", action="append", metavar="NAME",
+                   help="a Host name clients use to reach the server (repeatable; '*' for any); "
+                        "127.0.0.1, localhost and --host are always allowed")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")

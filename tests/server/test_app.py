@@ -124,3 +124,14 @@ def test_hostile_ids_and_lone_surrogates_are_client_errors(evil_server: str) -> 
     body = b'{"question": "Who was \\ud800 Crane?"}'  # a lone surrogate, legal JSON, no text
     res = httpx.post(f"{evil_server}/ask", content=body, headers={"content-type": "application/json"})
     assert res.status_code == 422 and "unicode" in res.text  # not a 500 from echoing it back
+
+
+def test_security_headers_and_host_names(evil_server: str) -> None:
+    for path in ("/", "/health", "/static/app.js"):
+        h = httpx.get(f"{evil_server}{path}").headers
+        assert h["x-content-type-options"] == "nosniff" and "frame-ancestors 'none'" in h["content-security-policy"]
+        assert "default-src 'self'" in h["content-security-policy"]
+    port = evil_server.rsplit(":", 1)[1].rstrip("/")
+    rebound = httpx.get(f"{evil_server}/health", headers={"host": f"attacker.example:{port}"})
+    assert rebound.status_code == 400  # a page elsewhere that resolved its name to 127.0.0.1 gets nothing
+    assert httpx.get(f"{evil_server}/health", headers={"host": f"localhost:{port}"}).status_code == 200

@@ -37,3 +37,20 @@ def test_lists_and_reads_reports(root: Path) -> None:
 def test_nothing_outside_a_report_is_served(root: Path, name: str, file: str) -> None:
     with pytest.raises(ReportNotFound):
         ReportFolder(root).image(name, file)
+
+
+def test_symlinks_out_of_the_reports_folder_are_not_followed(root: Path, tmp_path: Path) -> None:
+    (tmp_path / "secret.json").write_text(json.dumps({"password": "x"}))
+    (root / "eval" / "leak.png").symlink_to(tmp_path / "secret.png")
+    (root / "eval" / "metrics.json").unlink()
+    (root / "eval" / "metrics.json").symlink_to(tmp_path / "secret.json")
+    linked = root / "linked"
+    linked.mkdir()
+    (linked / "report.md").symlink_to(tmp_path / "secret.json")
+    folder = ReportFolder(root)
+    with pytest.raises(ReportNotFound):
+        folder.image("eval", "leak.png")
+    r = folder.read("eval")
+    assert r["metrics"] is None and "leak.png" not in r["images"]
+    with pytest.raises(ReportNotFound):
+        folder.read("linked")

@@ -22,6 +22,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kgcite.evaluate.records import record_from_obj
 from kgcite.evaluate.report import citation_report
@@ -46,6 +47,9 @@ class ServeConfig:
     max_body_bytes: int = 8_000_000
     max_retrieved: int = 300  # triples of the retrieved subgraph returned with an answer
     max_entity_triples: int = 500
+    # Host names the server answers to; others get 400, so a web page on another site cannot reach
+    # it through DNS rebinding. "*" allows any (behind a proxy that checks hosts itself).
+    allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost", "::1")
 
 
 def triple_dict(t: Triple) -> dict[str, Any]:
@@ -135,6 +139,38 @@ class Service:
         }
 
 
+#: Our own pages load only our own scripts and styles; nothing may frame them.
+_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+#: FastAPI's /docs and /redoc load their UI from a CDN: they get only the framing rule.
+_CSP_DOCS = "frame-ancestors 'none'"
+
+
+class _SecurityHeaders:
+    """``nosniff``, a content security policy and no framing on every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = _CSP_DOCS if scope.get("path", "").startswith(("/docs", "/redoc")) else _CSP
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"content-security-policy", csp.encode()),
+                    (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"no-referrer"),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 class _BodyLimit:
     """Refuses request bodies over ``limit`` bytes with 413, whether or not Content-Length says so."""
 
@@ -179,6 +215,8 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(_BodyLimit, limit=service.config.max_body_bytes)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(service.config.allowed_hosts))
+    app.add_middleware(_SecurityHeaders)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
 
     @app.exception_handler(QueueFull)

@@ -37,10 +37,18 @@ class ReportFolder:
             raise ReportNotFound(name)
         return folder
 
+    def _inside(self, path: Path) -> bool:
+        """A file that is where it seems: no symlink out of the reports folder."""
+        return path.is_file() and path.resolve().is_relative_to(self.root)
+
     def read(self, name: str) -> dict[str, Any]:
         """The report's markdown, its metrics (when there is a ``metrics.json``) and its PNG plots."""
         folder = self._folder(name)
+        if not self._inside(folder / "report.md"):
+            raise ReportNotFound(name)
         metrics_file = folder / "metrics.json"
+        if not self._inside(metrics_file):
+            metrics_file = folder / "metrics.json.missing"  # a link out of the folder is not read
         try:
             metrics = json.loads(metrics_file.read_text(encoding="utf-8")) if metrics_file.is_file() else None
         except json.JSONDecodeError:
@@ -49,12 +57,12 @@ class ReportFolder:
             "name": name,
             "markdown": (folder / "report.md").read_text(encoding="utf-8", errors="replace"),
             "metrics": metrics,
-            "images": sorted(p.name for p in folder.glob("*.png") if _IMAGE.match(p.name)),
+            "images": sorted(p.name for p in folder.glob("*.png") if _IMAGE.match(p.name) and self._inside(p)),
         }
 
     def image(self, name: str, file: str) -> Path:
         folder = self._folder(name)
         path = folder / file
-        if not _IMAGE.match(file) or not path.is_file():
+        if not _IMAGE.match(file) or not self._inside(path):
             raise ReportNotFound(f"{name}/{file}")
         return path
