@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -84,7 +87,7 @@ def test_bad_replies_are_clear_errors_without_retry(broken_server, message: str)
 
 def test_timeouts_are_reported(llama_server: str) -> None:
     llm = OpenAICompatLLM(llama_server, timeout=0.001, retries=0)
-    with pytest.raises(LLMError, match="timed out"):
+    with pytest.raises(LLMError, match="within 0.001 s"):
         llm.chat(ChatRequest.of("Write a long story.", max_tokens=200))
 
 
@@ -100,3 +103,44 @@ def test_cache_answers_a_repeat_without_the_model(tmp_path: Path, smollm: LlamaC
     failing = CachedLLM(OpenAICompatLLM(url, retries=0), tmp_path / "c.sqlite")
     assert isinstance(failing.chat_many([req])[0], LLMError)  # another backend: its own entries
     assert isinstance(failing.chat_many([req])[0], LLMError)  # and errors are never cached
+
+
+class _Dripping(BaseHTTPRequestHandler):
+    """An OpenAI-compatible endpoint that sends its reply one byte every half second: every read
+    arrives within any read timeout, so only an overall deadline ends the request."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", "100000")
+        self.end_headers()
+        try:
+            for _ in range(600):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.5)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_dripping_server_cannot_outlast_the_deadline() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Dripping)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        t0 = time.perf_counter()
+        [result] = OpenAICompatLLM(url, timeout=2, retries=3).chat_many([ChatRequest.of("hi", max_tokens=5)])
+        assert isinstance(result, LLMError) and "within 2 s" in str(result)
+        assert time.perf_counter() - t0 < 3.5  # the deadline, not 4 attempts × (timeout + backoff)
+        t1 = time.perf_counter()
+        res = subprocess.run(["kgcite", "ask", "Who was Stephen Crane's father?", "--rewrite", "--base-url", url, "--timeout", "2", "--no-cache"],
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert res.returncode == 1 and "within 2 s" in res.stderr and "Traceback" not in res.stderr
+        assert time.perf_counter() - t1 < 30  # model loading plus one deadline
+    finally:
+        server.shutdown()

@@ -84,3 +84,16 @@ def test_full_queue_refuses_instead_of_growing() -> None:
         q.close()
 
     asyncio.run(main())
+
+
+def test_a_running_batch_shows_how_long_the_model_has_been_busy() -> None:
+    async def main() -> tuple[float, float]:
+        q = ModelQueue()
+        task = asyncio.create_task(q.submit("k", Recorder(delay=0.6), "a"))
+        await asyncio.sleep(0.3)
+        during = q.busy_for()
+        await task
+        return during, q.busy_for()
+
+    during, after = asyncio.run(main())
+    assert during >= 0.2 and after == 0.0  # /health answers 503 "stuck" past ServeConfig.stuck_after_s

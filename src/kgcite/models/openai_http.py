@@ -11,6 +11,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import httpx
 
@@ -48,21 +49,30 @@ class OpenAICompatLLM:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     async def _one(self, client: httpx.AsyncClient, sem: asyncio.Semaphore, request: ChatRequest) -> ChatResult:
-        body = request.openai_body(self.model)
+        """One request under an overall deadline of ``timeout`` seconds, retries and backoff
+        included: a server that drips one byte at a time cannot hold a request (or the model
+        thread of ``kgcite serve``) past it."""
+        async with sem:
+            try:
+                async with asyncio.timeout(self.timeout):
+                    return await self._attempts(client, request.openai_body(self.model))
+            except TimeoutError as exc:
+                raise LLMError(f"{self.url}: no complete answer within {self.timeout:g} s (the deadline, retries included)") from exc
+
+    async def _attempts(self, client: httpx.AsyncClient, body: dict[str, Any]) -> ChatResult:
         last = ""
         for attempt in range(self.retries + 1):
             if attempt:
                 await asyncio.sleep(self.backoff * 2 ** (attempt - 1) * (1 + random.random() / 4))
             t0 = time.perf_counter()
-            async with sem:
-                try:
-                    resp = await client.post(self.url, json=body, headers=self._headers())
-                except httpx.TimeoutException:
-                    last = f"timed out after {self.timeout:g} s"
-                    continue
-                except httpx.HTTPError as exc:
-                    last = f"unreachable ({type(exc).__name__}: {exc})"
-                    continue
+            try:
+                resp = await client.post(self.url, json=body, headers=self._headers())
+            except httpx.TimeoutException:
+                last = "timed out"
+                continue
+            except httpx.HTTPError as exc:
+                last = f"unreachable ({type(exc).__name__}: {exc})"
+                continue
             if resp.status_code in _RETRYABLE:
                 last = f"HTTP {resp.status_code}: {resp.text[:200]}"
                 continue

@@ -50,6 +50,7 @@ class ServeConfig:
     # Host names the server answers to; others get 400, so a web page on another site cannot reach
     # it through DNS rebinding. "*" allows any (behind a proxy that checks hosts itself).
     allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost", "::1")
+    stuck_after_s: float = 300.0  # a batch running longer than this makes /health answer 503 "stuck"
 
 
 def triple_dict(t: Triple) -> dict[str, Any]:
@@ -234,18 +235,21 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
     async def _llm(_: Request, exc: LLMError) -> JSONResponse:
         return JSONResponse({"detail": f"the language model failed: {exc}"}, 502)
 
-    @app.get("/health", summary="liveness, the loaded models and the queue")
-    async def health() -> dict[str, Any]:
+    @app.get("/health", summary="liveness, the loaded models and the queue; 503 when the model thread is stuck")
+    async def health() -> JSONResponse:
         rt = service.runtime
-        return {
-            "status": "ok",
+        busy = service.queue.busy_for()
+        stuck = busy > service.config.stuck_after_s
+        return JSONResponse(status_code=503 if stuck else 200, content={
+            "status": "stuck" if stuck else "ok",
+            "model_busy_s": round(busy, 1),
             "model": rt.llm.name if service.phrases else None,
             "sources": service.sources,
             "reports": service.config.reports is not None,
             "waiting": service.queue.waiting,
             "batches": service.queue.batches,
             "uptime_s": round(time.time() - started, 1),
-        }
+        })
 
     @app.post("/ask", summary="answer a question; every sentence carries its citations or [NA]")
     async def ask(req: AskRequest) -> dict[str, Any]:

@@ -9,6 +9,7 @@ LLM calls), which is what keeps 50 concurrent questions fast on two cores.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -43,10 +44,15 @@ class ModelQueue:
         self._wake: asyncio.Event | None = None
         self._worker: asyncio.Task[None] | None = None
         self.batches = 0  # batches run so far, for /health and tests
+        self.busy_since: float | None = None  # when the running batch started (time.monotonic), None when idle
 
     @property
     def waiting(self) -> int:
         return len(self._jobs)
+
+    def busy_for(self) -> float:
+        """Seconds the running batch has taken so far (0 when idle): how /health sees a stuck model."""
+        return 0.0 if self.busy_since is None else time.monotonic() - self.busy_since
 
     async def call(self, fn: Callable[[], Any]) -> Any:
         """Run one function on the model thread (loading models, a one-off lookup)."""
@@ -87,6 +93,7 @@ class ModelQueue:
             batch = self._next_batch()
             if not batch:
                 continue
+            self.busy_since = time.monotonic()
             try:
                 results = await loop.run_in_executor(self._executor, batch[0].run, [j.item for j in batch])
             except Exception as exc:  # noqa: BLE001 - handed to every waiting request
@@ -96,6 +103,7 @@ class ModelQueue:
                 continue
             finally:
                 self.batches += 1
+                self.busy_since = None
             for j, r in zip(batch, results, strict=True):
                 if j.future.done():
                     continue
