@@ -113,3 +113,22 @@ def test_stores_that_cannot_be_opened_are_clear_errors(tmp_path: Path) -> None:
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]  # nothing written into a folder of other files
     shown = kgcite("kg", "show", "x://a b")
     assert shown.returncode == 1 and "no entity" in shown.stderr and "Traceback" not in shown.stderr
+
+
+def test_a_30_kb_question_is_answered_in_linear_time(biokalma_store) -> None:  # type: ignore[no-untyped-def]
+    import random
+    import time
+
+    from kgcite.generate.pipeline import GroundedGenerator
+    from kgcite.models.ner import SpacyNER
+    from kgcite.retrieve.linking import EntityLinker
+    from kgcite.retrieve.retriever import KGRetriever
+
+    generator = GroundedGenerator(KGRetriever(biokalma_store, EntityLinker(biokalma_store, SpacyNER().load())), None)
+    generator.answer("Who was Stephen Crane's father?")  # load the models
+    rng = random.Random(0)
+    words = " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(6000))
+    for text in (words[:30_000], ("Who was Stephen Crane's father and where was he born " * 600)[:30_000]):
+        t0 = time.perf_counter()
+        answer = generator.answer(text)
+        assert time.perf_counter() - t0 < 10 and answer.sentences

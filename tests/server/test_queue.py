@@ -97,3 +97,20 @@ def test_a_running_batch_shows_how_long_the_model_has_been_busy() -> None:
 
     during, after = asyncio.run(main())
     assert during >= 0.2 and after == 0.0  # /health answers 503 "stuck" past ServeConfig.stuck_after_s
+
+
+def test_a_request_its_client_abandoned_is_never_run() -> None:
+    async def main() -> list[list[str]]:
+        q = ModelQueue(max_batch=1)
+        slow = Recorder(delay=0.3)
+        first = asyncio.create_task(q.submit("k", slow, "first"))
+        await asyncio.sleep(0.05)  # "first" is running; the next two wait
+        gone = asyncio.create_task(q.submit("k", slow, "gone"))
+        kept = asyncio.create_task(q.submit("k", slow, "kept"))
+        await asyncio.sleep(0.05)
+        gone.cancel()  # the client disconnected: the server cancels its handler
+        await first
+        await kept
+        return slow.batches
+
+    assert asyncio.run(main()) == [["first"], ["kept"]]
