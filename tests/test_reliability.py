@@ -132,3 +132,16 @@ def test_a_30_kb_question_is_answered_in_linear_time(biokalma_store) -> None:  #
         t0 = time.perf_counter()
         answer = generator.answer(text)
         assert time.perf_counter() - t0 < 10 and answer.sentences
+
+
+def test_files_left_by_a_killed_load_are_removed_on_the_next_load(tmp_path: Path) -> None:
+    graph = tmp_path / "g.txt"
+    graph.write_text("Marla Quenby|founded|Quenby Bakery\n")
+    store = tmp_path / "store"
+    assert kgcite("kg", "load", str(graph), "--store", str(store)).returncode == 0
+    (store / "bulk-1234567890.sst").write_bytes(b"\0" * 1_000_000)  # what a load killed mid-insert leaves
+    res = kgcite("kg", "load", str(graph), "--store", str(store))
+    assert res.returncode == 0 and "removed 1 files (1.0 MB) left by an interrupted load" in res.stderr
+    assert not list(store.glob("bulk-*.sst"))
+    shown = kgcite("kg", "show", "Marla Quenby", "--store", str(store))
+    assert shown.returncode == 0 and "Quenby Bakery" in shown.stdout  # the store itself is untouched

@@ -8,6 +8,7 @@ quad-pattern API, which skips query parsing and planning and is an order of magn
 from __future__ import annotations
 
 import bisect
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,17 @@ def _check_store_folder(path: Path, *, create: bool) -> None:
         raise InputError(path, None, None, "is not a kgcite store (create one with `kgcite kg load FILE --store DIR`)")
 
 
+def _remove_orphans(path: Path) -> None:
+    """Delete the bulk-load files a killed ``kg load`` left behind. Safe here: this process now
+    holds the store's lock, and a finished bulk load leaves no ``bulk-*.sst`` (they are ingested)."""
+    orphans = list(path.glob("bulk-*.sst"))
+    if orphans:
+        size = sum(p.stat().st_size for p in orphans)
+        for p in orphans:
+            p.unlink(missing_ok=True)
+        print(f"kgcite: {path}: removed {len(orphans)} files ({size / 1e6:.1f} MB) left by an interrupted load", file=sys.stderr)
+
+
 class EmbeddedSparqlStore(SparqlStore):
     """A pyoxigraph store queried with SPARQL (in memory when ``path`` is None)."""
 
@@ -56,6 +68,7 @@ class EmbeddedSparqlStore(SparqlStore):
             else:
                 self.path.mkdir(parents=True, exist_ok=True)
                 self.store = Store(str(self.path))
+                _remove_orphans(self.path)
         except OSError as exc:
             in_use = "lock" in str(exc).lower()
             why = "in use by another process (a running kgcite load or serve?)" if in_use else f"cannot be opened: {exc}"
