@@ -52,15 +52,16 @@ class OpenAICompatLLM:
         """One request under an overall deadline of ``timeout`` seconds, retries and backoff
         included: a server that drips one byte at a time cannot hold a request (or the model
         thread of ``kgcite serve``) past it."""
+        failures: list[str] = []  # why each attempt failed, for the message when time runs out
         async with sem:
             try:
                 async with asyncio.timeout(self.timeout):
-                    return await self._attempts(client, request.openai_body(self.model))
+                    return await self._attempts(client, request.openai_body(self.model), failures)
             except TimeoutError as exc:
-                raise LLMError(f"{self.url}: no complete answer within {self.timeout:g} s (the deadline, retries included)") from exc
+                last = f"; last failure: {failures[-1]}" if failures else ""
+                raise LLMError(f"{self.url}: no complete answer within {self.timeout:g} s (the deadline, retries included){last}") from exc
 
-    async def _attempts(self, client: httpx.AsyncClient, body: dict[str, Any]) -> ChatResult:
-        last = ""
+    async def _attempts(self, client: httpx.AsyncClient, body: dict[str, Any], failures: list[str]) -> ChatResult:
         for attempt in range(self.retries + 1):
             if attempt:
                 await asyncio.sleep(self.backoff * 2 ** (attempt - 1) * (1 + random.random() / 4))
@@ -68,13 +69,13 @@ class OpenAICompatLLM:
             try:
                 resp = await client.post(self.url, json=body, headers=self._headers())
             except httpx.TimeoutException:
-                last = "timed out"
+                failures.append("timed out")
                 continue
             except httpx.HTTPError as exc:
-                last = f"unreachable ({type(exc).__name__}: {exc})"
+                failures.append(f"unreachable ({type(exc).__name__}: {exc})")
                 continue
             if resp.status_code in _RETRYABLE:
-                last = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                failures.append(f"HTTP {resp.status_code}: {resp.text[:200]}")
                 continue
             if resp.status_code >= 400:
                 raise LLMError(f"{self.url} answered HTTP {resp.status_code}: {resp.text[:300]}")
@@ -83,7 +84,7 @@ class OpenAICompatLLM:
             except ValueError as exc:
                 raise LLMError(f"{self.url} sent a body that is not JSON: {resp.text[:200]}") from exc
             return parse_openai_reply(data, self.model, time.perf_counter() - t0, self.url)
-        raise LLMError(f"{self.url}: {last} (after {self.retries + 1} attempts)")
+        raise LLMError(f"{self.url}: {failures[-1]} (after {self.retries + 1} attempts)")
 
     async def achat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
         sem = asyncio.Semaphore(self.concurrency)
