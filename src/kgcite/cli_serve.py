@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_waiting=args.max_waiting,
         allowed_hosts=tuple(dict.fromkeys(["127.0.0.1", "localhost", "::1", *([args.host] if args.host not in ("0.0.0.0", "::") else []), *(args.allowed_host or [])])),
     )
+    if args.host in ("0.0.0.0", "::") and not args.allowed_host:
+        print("kgcite: note: serving on every interface, but only the Host names 127.0.0.1 and localhost are answered; "
+              "add --allowed-host NAME for each name clients use (or '*')", file=sys.stderr)
     app = create_app(Service(runtime_from_args(args), config))
     print(f"kgcite: loading models, then serving on http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
