@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -49,14 +50,8 @@ def run_pipeline(src: Path, questions: Path, out: Path, *, rewrite: bool) -> lis
     cmd = [sys.executable, str(HERE / "faithfulness_run.py"), str(questions), str(DATA / "own_graph.json"), str(out)]
     if not rewrite:
         cmd.append("--no-rewrite")
-    subprocess.run(cmd, check=True, env={**_env(), "PYTHONPATH": str(src)})
+    subprocess.run(cmd, check=True, env={**os.environ, "PYTHONPATH": str(src)})
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-
-
-def _env() -> dict[str, str]:
-    import os
-
-    return dict(os.environ)
 
 
 def baseline_tree(rev: str, into: Path) -> Path | None:

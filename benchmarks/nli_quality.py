@@ -4,7 +4,8 @@
 - MetaQA attribution pairs (a movie graph never trained on, its own phrasing): entailed-or-not
   accuracy and false acceptance (non-entailments called supported) of
   the value-occurs rule (the old verifier), the model alone, value-or-model (the old judge), the
-  judge (rules + model), the judge with only the graph's own relation words as cues (no shipped
+  judge (rules + model), the judge naming the subject in the NLI hypothesis ("Stephen Crane
+  place of birth: Newark"), the judge with only the graph's own relation words as cues (no shipped
   paraphrases for that graph: how it does on a graph the lexicon never saw), and the rules alone.
 - BioKaLMA attribution pairs: the same rows (the model trained on this graph; the rules did not).
 - KaLMA Appendix F: the 23 (sentence, citation) pairs the paper counts as aligned.
@@ -60,6 +61,7 @@ def attribution_rows(name: str, pairs: list[LabelledPair], triples: list[Triple]
         (f"model alone ({model.name})", model_alone),
         ("value or model (old judge)", lambda: [v or m for v, m in zip(value(), model_alone(), strict=True)]),
         ("judge: rules + model", lambda: SupportJudge(model).judge(claims)),
+        ("judge, subject named in the NLI hypothesis", lambda: SupportJudge(model, subject_in_hypothesis=True).judge(claims)),
         ("judge, graph's own words as cues", lambda: SupportJudge(model, lexicon=foreign).judge(claims)),
         ("rules alone (undecided = no)", lambda: SupportJudge().judge(claims)),
     ]

@@ -12,11 +12,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kgcite.evaluate.citation import f1
-from kgcite.evaluate.lexicon import STOP, Lexicon, stem
+from kgcite.evaluate.lexicon import cue_positions, name_stems, paraphrases, stem
 from kgcite.evaluate.rules import Claim, subject_stated, tokens
 from kgcite.evaluate.support import SupportJudge, value_relations
-from kgcite.evaluate.values import normalize
-from kgcite.generate.citations import ParsedAnswer
+from kgcite.generate.citations import ParsedAnswer, with_context
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, TripleKey
 
@@ -73,16 +72,14 @@ def gaps_of(absent: Sequence[TripleKey]) -> list[tuple[str, str]]:
     return list(dict.fromkeys((k[0], property_key(k[1])) for k in absent))
 
 
-def names_gap(sentence: str, subject: str | None, relation: str, context: str = "", lexicon: Lexicon | None = None) -> bool:
-    """Does a sentence name a gap: the property (its words, or a paraphrase from the relation
-    lexicon) and the subject (label, last name, or a pronoun for it)? "The graph does not say
-    where Stephen Crane was born" names (Stephen Crane, place of birth)."""
+def names_gap(sentence: str, subject: str | None, relation: str, context: str = "") -> bool:
+    """Does a sentence name a gap: the property (the words of its name, or a paraphrase from the
+    relation lexicon) and the subject (label, last name, or a pronoun for it)? "The graph does not
+    say where Stephen Crane was born" names (Stephen Crane, place of birth)."""
     words = tokens(sentence, subject)
     word_stems = [stem(w) for w in words]
-    own = [stem(w) for w in normalize(property_key(relation)).split() if w not in STOP]
-    named = bool(own) and all(w in word_stems for w in own)
-    cues = (lexicon or Lexicon.default()).paraphrases(relation)
-    named = named or any(tuple(word_stems[i : i + len(c)]) == c for c in cues for i in range(len(word_stems) - len(c) + 1))
+    own = name_stems(relation, generic=True)
+    named = (bool(own) and all(w in word_stems for w in own)) or bool(cue_positions(word_stems, paraphrases(relation)))
     return named and (subject is None or subject_stated(words, subject, context))
 
 
@@ -122,26 +119,18 @@ def alignment_claims(answer: ParsedAnswer, graph: Subgraph | None = None) -> lis
     """One claim per (sentence, complete citation triple); the graph gives the subject's label
     and the relations it holds the value under. Without it the subject is not checked."""
     labels, held = _labels(graph), value_relations(graph.triples) if graph is not None else {}
-    out: list[Claim] = []
-    context: list[str] = []
-    for s in answer.sentences:
-        for t in s.cited_triples():
-            if (k := t.key) is not None:
-                out.append(Claim(s.text, labels.get(k[0]), k[1], k[2], " ".join(context), held.get((k[0], k[2].strip())) if graph else None))
-        context.append(s.text)
-    return out
+    return [
+        Claim(s.text, labels.get(k[0]), k[1], k[2], context, held.get((k[0], k[2].strip())) if graph else None)
+        for s, context in with_context(answer.sentences)
+        for t in s.cited_triples()
+        if (k := t.key) is not None
+    ]
 
 
 def na_claims(answer: ParsedAnswer, absent: Sequence[TripleKey], graph: Subgraph | None = None) -> list[list[Claim]]:
     """For each ``[NA]`` sentence, one claim per absent knowledge (does the sentence state it?)."""
     labels = _labels(graph)
-    context: list[str] = []
-    out: list[list[Claim]] = []
-    for s in answer.sentences:
-        if s.na:
-            out.append([Claim(s.text, labels.get(k[0]), k[1], k[2], " ".join(context)) for k in absent])
-        context.append(s.text)
-    return out
+    return [[Claim(s.text, labels.get(k[0]), k[1], k[2], context) for k in absent] for s, context in with_context(answer.sentences) if s.na]
 
 
 class AttributionScorer:
@@ -171,14 +160,8 @@ class AttributionScorer:
         """Pure text: no model is asked whether an [NA] sentence names a gap."""
         out = []
         for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True):
-            labels = _labels(g)
-            context: list[str] = []
-            rows: list[list[bool]] = []
-            for s in a.sentences:
-                if s.na:
-                    rows.append([names_gap(s.text, labels.get(e), p, " ".join(context)) for e, p in gaps_of(ks)])
-                context.append(s.text)
-            out.append(rows)
+            labels, gaps = _labels(g), gaps_of(ks)
+            out.append([[names_gap(s.text, labels.get(e), p, context) for e, p in gaps] for s, context in with_context(a.sentences) if s.na])
         return out
 
     def na(

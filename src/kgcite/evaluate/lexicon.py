@@ -12,8 +12,10 @@ Words are compared by a small suffix stemmer: "realist", "realism" → "real"; "
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import cache
 
 from kgcite.evaluate.values import normalize
 from kgcite.kg.keys import property_key
@@ -125,7 +127,8 @@ class Lexicon:
 
     @classmethod
     def default(cls) -> Lexicon:
-        return cls().extended(LEXICON)
+        """The shipped lexicon, built once per process (every judge and analyser shares it)."""
+        return _default()
 
     def extended(self, relations: Iterable[str] | Mapping[str, Iterable[str]]) -> Lexicon:
         """This lexicon plus relations (their own content words) and, from a mapping, their paraphrases."""
@@ -133,13 +136,9 @@ class Lexicon:
         cues = {k: set(v) for k, v in self.cues.items()}
         for relation, extra in paraphrases.items():
             key = property_key(relation)
-            own = {(s,) for w, s in zip(normalize(key).split(), stems(key), strict=True) if w not in STOP and w not in GENERIC}
+            own = {(s,) for s in name_stems(key)}
             cues.setdefault(key, set()).update(own | {stems(p) for p in extra if stems(p)})
         return Lexicon({k: frozenset(v) for k, v in cues.items()})
-
-    def paraphrases(self, relation: str) -> frozenset[tuple[str, ...]]:
-        """The shipped paraphrases of a relation alone (stemmed), without its own words."""
-        return frozenset(stems(p) for p in LEXICON.get(property_key(relation), ()) if stems(p))
 
     def cues_of(self, relation: str) -> frozenset[tuple[str, ...]]:
         key = property_key(relation)
@@ -147,6 +146,40 @@ class Lexicon:
 
     def relations(self) -> frozenset[str]:
         return frozenset(self.cues)
+
+
+@cache
+def _default() -> Lexicon:
+    return Lexicon().extended(LEXICON)
+
+
+@cache
+def paraphrases(relation: str) -> frozenset[tuple[str, ...]]:
+    """The shipped paraphrases of a relation alone (stemmed), without the words of its name."""
+    return frozenset(stems(p) for p in LEXICON.get(property_key(relation), ()) if stems(p))
+
+
+def name_stems(relation: str, *, generic: bool = False) -> tuple[str, ...]:
+    """The content words of a relation's name, stemmed; ``generic`` keeps words such as "date"
+    and "place" that say nothing on their own."""
+    return tuple(stem(w) for w in normalize(property_key(relation)).split() if w not in STOP and (generic or w not in GENERIC))
+
+
+def occurrences(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
+    """Where ``phrase`` starts in ``words`` (word for word)."""
+    n, target = len(phrase), tuple(phrase)
+    return [i for i in range(len(words) - n + 1) if n and tuple(words[i : i + n]) == target]
+
+
+def cue_positions(word_stems: Sequence[str], cues: Iterable[tuple[str, ...]], masked: AbstractSet[int] = frozenset()) -> frozenset[int]:
+    """The words the cues cover, leaving out any occurrence that touches ``masked`` positions."""
+    out: set[int] = set()
+    for cue in cues:
+        for i in occurrences(word_stems, cue):
+            covered = set(range(i, i + len(cue)))
+            if not covered & masked:
+                out |= covered
+    return frozenset(out)
 
 
 def property_label(relation: str) -> str:

@@ -19,9 +19,10 @@ The value alone never decides: "X was directed by Y" does not state ``written by
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgcite.evaluate.lexicon import STOP, Lexicon, stem
+from kgcite.evaluate.lexicon import STOP, Lexicon, cue_positions, occurrences, stem
 from kgcite.evaluate.values import is_quantity, normalize, quantities, value_forms
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
@@ -50,21 +51,19 @@ class Claim:
     value_relations: frozenset[str] | None = None
 
     @classmethod
-    def of(cls, sentence: str, triple: Triple, context: str = "", value_relations: frozenset[str] | None = None) -> Claim:
+    def of(cls, sentence: str, triple: Triple, context: str = "", held: Mapping[tuple[str, str], frozenset[str]] | None = None) -> Claim:
+        """The claim that ``sentence`` states ``triple``; ``held``: the graph's relations by
+        (subject id, value), from :func:`~kgcite.evaluate.support.value_relations`."""
+        value_relations = held.get((triple.subject_id, triple.object_value.strip())) if held is not None else None
         return cls(sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations)
-
-
-def _find(words: list[str], phrase: tuple[str, ...] | list[str]) -> list[int]:
-    n = len(phrase)
-    return [i for i in range(len(words) - n + 1) if n and tuple(words[i : i + n]) == tuple(phrase)]
 
 
 def value_spans(words: list[str], word_stems: list[str], value: str) -> list[tuple[int, int]]:
     """Where the value is stated: any of its spellings word for word, or (words, not numbers) stem for stem."""
-    spans = [(i, i + len(f.split())) for f in value_forms(value) for i in _find(words, f.split())]
+    spans = [(i, i + len(f.split())) for f in value_forms(value) for i in occurrences(words, f.split())]
     if not spans and not is_quantity(value):
         vs = [stem(w) for w in normalize(value).split()]
-        spans = [(i, i + len(vs)) for i in _find(word_stems, vs)]
+        spans = [(i, i + len(vs)) for i in occurrences(word_stems, vs)]
     return spans
 
 
@@ -72,7 +71,7 @@ def subject_stated(words: list[str], subject: str, context: str, sentence: str |
     """The label, a person's last name (not as another person's: "Rowan Quenby" is not Marla
     Quenby), or a pronoun whose antecedent (in the context) is the subject."""
     label = normalize(subject).split()
-    if not label or _find(words, label):
+    if not label or occurrences(words, label):
         return True
     last = label[-1]
     surname = 2 <= len(label) <= 4 and last not in STOP and len(last) > 2 and not last.isdigit() and last in words
@@ -80,18 +79,8 @@ def subject_stated(words: list[str], subject: str, context: str, sentence: str |
         return True
     if PRONOUNS & set(words):
         before = normalize(context).split()
-        return bool(_find(before, label)) or (len(label) >= 2 and last in before)
+        return bool(occurrences(before, label)) or (len(label) >= 2 and last in before)
     return False
-
-
-def _cue_positions(word_stems: list[str], cues: frozenset[tuple[str, ...]], masked: set[int]) -> set[int]:
-    out: set[int] = set()
-    for cue in cues:
-        for i in _find(word_stems, cue):
-            covered = set(range(i, i + len(cue)))
-            if not covered & masked:
-                out |= covered
-    return out
 
 
 def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
@@ -99,15 +88,15 @@ def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
     words = tokens(claim.sentence, claim.subject)
     word_stems = [stem(w) for w in words]
     subject_words = normalize(claim.subject).split() if claim.subject else []
-    masked = {j for i in _find(words, subject_words) for j in range(i, i + len(subject_words))}
+    masked = {j for i in occurrences(words, subject_words) for j in range(i, i + len(subject_words))}
     spans = [(a, b) for a, b in value_spans(words, word_stems, claim.value) if not masked & set(range(a, b))]
     in_value = {j for a, b in spans for j in range(a, b)}
-    own = _cue_positions(word_stems, lexicon.cues_of(claim.relation), masked)
+    own = cue_positions(word_stems, lexicon.cues_of(claim.relation), masked)
     key = property_key(claim.relation)
-    others = set()
+    others: set[int] = set()
     for relation in lexicon.relations():
         if relation != key:
-            others |= _cue_positions(word_stems, lexicon.cues[relation], masked | in_value)
+            others |= cue_positions(word_stems, lexicon.cues[relation], masked | in_value)
     others -= own
     if not spans and is_quantity(claim.value) and (own and quantities(words) or not any(w[:1].isdigit() for w in words)):
         return False  # rule 1: the relation stated with another date or number, or no number stated at all

@@ -44,12 +44,8 @@ class FullEvaluation:
         parsed = [r.parsed() for r in records]
         aligned = self.scorer.alignment_judgments(parsed, [r.graph for r in records])
         with_absent = [i for i, r in enumerate(records) if r.absent is not None]
-        na = self.scorer.na_matrices(
-            [parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent]
-        )
-        gaps = self.scorer.gap_matrices(
-            [parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent]
-        )
+        subset = ([parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent])
+        na, gaps = self.scorer.na_matrices(*subset), self.scorer.gap_matrices(*subset)
         na_of = dict(zip(with_absent, zip(na, gaps, strict=True), strict=True))
         quality: list[dict[str, float | None]] = [{} for _ in records]
         if self.geval is not None:

@@ -51,6 +51,7 @@ class SupportJudge:
         self.nli, self.rules = nli, rules
         self.lexicon = lexicon or Lexicon.default()
         self.subject_in_hypothesis = subject_in_hypothesis
+        self._extended: dict[frozenset[str], Lexicon] = {}
 
     @property
     def name(self) -> str:
@@ -58,15 +59,20 @@ class SupportJudge:
             return "rules"
         return f"rules+nli:{self.nli.name}" if self.rules else f"nli:{self.nli.name}"
 
-    def with_relations(self, relations: Iterable[str]) -> SupportJudge:
-        """The same judge with a graph's relations in its lexicon (their own words as cues)."""
-        judge = SupportJudge(self.nli, rules=self.rules, lexicon=self.lexicon.extended(relations), subject_in_hypothesis=self.subject_in_hypothesis)
-        return judge
-
     def decide(self, claims: Sequence[Claim]) -> list[bool | None]:
         """The rules' verdicts alone (None: undecided)."""
-        lexicon = self.lexicon.extended({c.relation for c in claims})
+        lexicon = self._with({c.relation for c in claims})
         return [verdict(c, lexicon) if c.sentence.strip() else False for c in claims]
+
+    def _with(self, relations: set[str]) -> Lexicon:
+        """The lexicon with these relations' own words: built once per new set of relations, not
+        on every call (verification judges each answer's sentences separately)."""
+        new = frozenset(r for r in relations if property_key(r) not in self.lexicon.cues)
+        if not new:
+            return self.lexicon
+        if new not in self._extended:
+            self._extended[new] = self.lexicon.extended(new)
+        return self._extended[new]
 
     def judge(self, claims: Sequence[Claim]) -> list[bool]:
         """For each claim: does its sentence state subject, relation and value?"""

@@ -9,7 +9,7 @@ be read comes back as an :class:`UnparsedCitation`, which the metrics count as a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kgcite.kg.keys import TripleKey, property_key
@@ -401,6 +401,14 @@ def attach_marks(text: str, marks: str) -> str:
 
 def format_sentence(sentence: Sentence) -> str:
     return attach_marks(sentence.text, "".join(format_citation(c) for c in sentence.citations))
+
+
+def with_context(sentences: Iterable[Sentence]) -> Iterator[tuple[Sentence, str]]:
+    """Each sentence with the text before it: where a pronoun finds its antecedent."""
+    before: list[str] = []
+    for s in sentences:
+        yield s, " ".join(before)
+        before.append(s.text)
 
 
 def format_answer(sentences: Sequence[Sentence]) -> str:

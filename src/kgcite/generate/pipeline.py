@@ -29,6 +29,7 @@ from kgcite.generate.citations import (
     cite_triples,
     format_answer,
     parse_answer,
+    with_context,
 )
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.statements import Gap, Statements, compose
@@ -144,11 +145,7 @@ class Generator(ABC):
         by_key = {t.key: t for t in graph.triples}
         held = value_relations(graph.triples)
         cited = [[k for t in s.cited_triples() if t.key is not None and (k := graph.find(t.key)) is not None] for s in sentences]
-        claims = [
-            Claim.of(s.text, by_key[k], " ".join(p.text for p in sentences[:i]), held.get((k[0], k[2].strip())))
-            for i, (s, had) in enumerate(zip(sentences, cited, strict=True))
-            for k in had
-        ]
+        claims = [Claim.of(s.text, by_key[k], context, held) for (s, context), had in zip(with_context(sentences), cited, strict=True) for k in had]
         verdicts = iter(self.verifier.supported(claims))
         out, notes = [], []
         for s, had in zip(sentences, cited, strict=True):
@@ -246,7 +243,7 @@ class GroundedGenerator(Generator):
             if reply is not None:
                 facts = [s for s in plan.sentences if not s.na]
                 problem = rewrite_problem(reply.text, " ".join(s.text for s in facts))
-                rewritten = None if problem else self.accept_rewrite(reply.text, plan.triples, retrieval.question, retrieval.graph, facts)
+                rewritten = None if problem else self.accept_rewrite(reply.text, plan.triples, retrieval.graph, facts)
                 if rewritten is not None:
                     rewritten += tuple(s for s in plan.sentences if s.na)
                 notes.append(problem or ("" if rewritten else "rewrite rejected: template text kept"))
@@ -275,7 +272,6 @@ class GroundedGenerator(Generator):
         self,
         text: str,
         triples: Sequence[Triple],
-        question: str,
         graph: Subgraph | None = None,
         facts: Sequence[Sentence] = (),
     ) -> tuple[Sentence, ...] | None:
@@ -283,7 +279,7 @@ class GroundedGenerator(Generator):
 
         Each sentence cites the triples the judge says it states; every triple must be stated,
         every sentence must cite something, and no name or number may appear that is not in the
-        facts or the question.
+        facts (not even one of the question: it may name what the graph lacks).
         """
         lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
         if not lines or any(ln[-1] not in ".!?" for ln in lines):  # lists and cut-off text are no prose
@@ -291,15 +287,14 @@ class GroundedGenerator(Generator):
         parsed = parse_answer(" ".join(lines))
         if not parsed.sentences or parsed.citations():
             return None
-        known = normalize(" ".join([*(s.text for s in facts), *(verbalize(t) for t in triples)]))  # not the question: it may name what the graph lacks
+        known = normalize(" ".join([*(s.text for s in facts), *(verbalize(t) for t in triples)]))
         held = value_relations(graph.triples if graph is not None else triples)
         sentences: list[Sentence] = []
         stated: set[TripleKey] = set()
-        for s in parsed.sentences:
+        for s, context in with_context(parsed.sentences):
             if invents(s.text, known):
                 return None
-            context = " ".join(p.text for p in sentences)
-            verdicts = self.verifier.supported([Claim.of(s.text, t, context, held.get((t.subject_id, t.object_value.strip()))) for t in triples])
+            verdicts = self.verifier.supported([Claim.of(s.text, t, context, held) for t in triples])
             cited = [t.key for t, ok in zip(triples, verdicts, strict=True) if ok]
             if not cited:
                 return None

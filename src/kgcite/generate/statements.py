@@ -89,7 +89,7 @@ def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str]
 
 
 def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2].isupper() is False else text
+    return text if text[:2].isupper() else text[:1].lower() + text[1:]  # "NASA" stays
 
 
 def compose(analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], mentions: dict[str, str] | None = None, *, summary_size: int = 5) -> Statements:

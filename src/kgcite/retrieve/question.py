@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kgcite.evaluate.lexicon import GENERIC, STOP, Lexicon, stem, stems
+from kgcite.evaluate.lexicon import STOP, cue_positions, name_stems, paraphrases, stem, stems
 from kgcite.evaluate.values import normalize
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
@@ -123,16 +123,14 @@ class QuestionAnalyzer:
         self,
         relations: Iterable[str],
         *,
-        lexicon: Lexicon | None = None,
         embedder: Callable[[], Embedder] | None = None,
         min_similarity: float = 0.5,
         min_margin: float = 0.08,
     ) -> None:
         self.relations = sorted({r for r in relations if property_key(r) not in UNINFORMATIVE})
-        lexicon = lexicon or Lexicon.default()
         self._names = {r: name_stems(r) for r in self.relations}
         self._cues = {
-            r: frozenset(c for c in lexicon.paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS))
+            r: frozenset(c for c in paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS))
             for r in self.relations
         }
         self._embedder_factory, self.min_similarity, self.min_margin = embedder, min_similarity, min_margin
@@ -163,7 +161,7 @@ class QuestionAnalyzer:
         found = {
             r: pos
             for r in self.relations
-            if (pos := _positions(word_stems, self._cues[r]) | _all_of(word_stems, self._names[r], weak_ok=not explain))
+            if (pos := cue_positions(word_stems, self._cues[r]) | _all_of(word_stems, self._names[r], weak_ok=not explain))
         }
         if len(found) > 1 and wh in _KINDS:
             other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]
@@ -199,26 +197,10 @@ class QuestionAnalyzer:
         return AskedPart(part.text, ((self.relations[int(order[0])],),), part.wh)
 
 
-def name_stems(relation: str) -> tuple[str, ...]:
-    """The content words of a relation's name, stemmed: all must occur for the name to be asked."""
-    return tuple(stem(w) for w in normalize(property_key(relation)).split() if w not in STOP and w not in GENERIC)
-
-
 def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:
     if not name or not all(n in word_stems for n in name) or (not weak_ok and all(n in _WEAK_STEMS for n in name)):
         return frozenset()
     return frozenset(i for i, w in enumerate(word_stems) if w in name)
-
-
-def _positions(stems: list[str], cues: Iterable[tuple[str, ...]]) -> frozenset[int]:
-    """The question words the cues cover."""
-    out: set[int] = set()
-    for cue in cues:
-        n = len(cue)
-        for i in range(len(stems) - n + 1):
-            if tuple(stems[i : i + n]) == cue:
-                out.update(range(i, i + n))
-    return frozenset(out)
 
 
 def summary_relations(relations: Iterable[str], k: int = 5) -> list[str]:
