@@ -156,8 +156,8 @@ class EntityLinker:
                 best, score = typed[0], 0
             else:
                 wanted = {property_key(r) for r in asked}
-                scored = [(self._has_asked(c, wanted), self._evidence(c, q), self._degree(c), c) for c in typed]
-                _, score, _, best = max(scored, key=lambda sc: (sc[0], sc[1], sc[2], -typed.index(sc[3])))
+                scored = [(*self._standing(c, wanted), self._evidence(c, q), c) for c in typed]
+                _, _, score, best = max(scored, key=lambda sc: (sc[0], sc[2], sc[1], -typed.index(sc[3])))
             chosen.setdefault(best.id, LinkedEntity(best, text, label, score, fuzzy))
         if not chosen and self.fallback:  # a misspelt name typed in lower case: no mention at all
             for gram in _content_ngrams(question, 2, 4):
@@ -172,11 +172,12 @@ class EntityLinker:
                 return found
         return []
 
-    def _has_asked(self, entity: Entity, wanted: set[str]) -> int:
-        """How many of the asked relations the entity has (namesakes: the astronomer has a birthplace)."""
-        if not wanted:
-            return 0
-        return len({property_key(r) for r, _, _ in self.store.relation_degrees(entity.id)} & wanted)
+    def _standing(self, entity: Entity, wanted: set[str]) -> tuple[int, int]:
+        """(how many asked relations the entity has, how many facts the graph holds about it), from
+        one look-up: a namesake with a birthplace wins "where was X born?", then the better known."""
+        degrees = self.store.relation_degrees(entity.id)
+        has = len({property_key(r) for r, _, _ in degrees} & wanted) if wanted else 0
+        return has, sum(n for _, _, n in degrees)
 
     def neighbours(self, linked: Sequence[LinkedEntity], limit: int = 10) -> list[Entity]:
         """Entities the linked ones point to (a father, a director) that the graph also describes:
@@ -195,10 +196,6 @@ class EntityLinker:
                         seen.add(e.id)
                         out.append(e)
         return out
-
-    def _degree(self, entity: Entity) -> int:
-        """How many facts the graph holds about an entity: between equal namesakes, the better known."""
-        return sum(n for _, _, n in self.store.relation_degrees(entity.id))
 
     def _fuzzy(self, text: str, *, first_word_only: bool = False) -> list[Entity]:
         """The entities whose label is closest to a misspelt mention (edit distance ≤ 1 per 6 letters),
