@@ -16,7 +16,7 @@ from kgcite.evaluate.report import citation_report, format_citation_report, form
 from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
-from kgcite.kg.embedded import biokalma_store
+from kgcite.kg.embedded import biokalma_store, is_store
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import dataset, finished_ids, run
@@ -43,7 +43,7 @@ def _open(args: argparse.Namespace) -> SparqlStore:
     if getattr(args, "endpoint", None):
         return open_store(args.endpoint, args.scheme)
     if getattr(args, "store", None):
-        if not (Path(args.store) / "CURRENT").is_file():  # reading never makes a store where there was none
+        if not is_store(args.store):  # reading never makes a store where there was none
             what = "no such store folder" if not Path(args.store).exists() else "not a kgcite store"
             raise InputError(args.store, None, None, f"{what} (create one with `kgcite kg load FILE --store DIR`)")
         return open_store(args.store, args.scheme)

@@ -27,15 +27,20 @@ _ALT = NamedNode(SKOS_ALT_LABEL)
 _KEY = NamedNode(LABEL_KEY)
 
 
+def is_store(path: str | Path) -> bool:
+    """Whether a folder already holds an embedded store (RocksDB writes ``CURRENT`` first)."""
+    return (Path(path) / "CURRENT").is_file()
+
+
 def _check_store_folder(path: Path, *, create: bool) -> None:
     """Only a store folder, or (to create one) a new or empty folder, is opened as a store: kgcite
     never writes a database into a folder of other files."""
     if path.exists() and not path.is_dir():
         raise InputError(path, None, None, "is a file, not a store folder")
-    is_store = (path / "CURRENT").is_file()
-    if path.is_dir() and not is_store and any(path.iterdir()):
+    store = is_store(path)
+    if path.is_dir() and not store and any(path.iterdir()):
         raise InputError(path, None, None, "is a folder but not a kgcite store; choose a new or empty folder")
-    if not create and not is_store:
+    if not create and not store:
         raise InputError(path, None, None, "is not a kgcite store (create one with `kgcite kg load FILE --store DIR`)")
 
 
