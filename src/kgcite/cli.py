@@ -6,20 +6,21 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from kgcite.evaluate.citation import CitationReport
 from kgcite.evaluate.lexicon import property_label
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.citations import attach_marks
-from kgcite.generate.pipeline import AttributedAnswer
+from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator
 from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
 from kgcite.kg.embedded import biokalma_store, is_store
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
-from kgcite.runs import dataset, finished_ids, run
+from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime, default_cache_path
 
 
@@ -40,6 +41,10 @@ def _biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedSto
 
 
 def _open(args: argparse.Namespace) -> SparqlStore:
+    if getattr(args, "kg", None):
+        from kgcite.cli_retrieve import open_kg
+
+        return open_kg(args.kg)
     if getattr(args, "endpoint", None):
         return open_store(args.endpoint, args.scheme)
     if getattr(args, "store", None):
@@ -165,7 +170,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def runtime_from_args(args: argparse.Namespace) -> Runtime:
     """The Runtime of any command; options a command does not declare keep their defaults."""
     store = None
-    if getattr(args, "endpoint", None) or getattr(args, "store", None):
+    if getattr(args, "endpoint", None) or getattr(args, "store", None) or getattr(args, "kg", None):
         store = _open(args)
     return Runtime(
         store=store,
@@ -179,6 +184,7 @@ def runtime_from_args(args: argparse.Namespace) -> Runtime:
         nli_model=getattr(args, "nli", None),
         verifier="rules" if getattr(args, "no_nli", False) else "nli",
         reranker_model=getattr(args, "reranker", None),
+        path_scorer=getattr(args, "path_scorer", None),
     )
 
 
@@ -190,6 +196,11 @@ def format_attributed(answer: AttributedAnswer) -> str:
     for sentence in answer.sentences:
         marks = "".join(f"[{numbers.setdefault(k, len(numbers) + 1)}]" for t in sentence.cited_triples() if (k := t.key))
         lines.append(attach_marks(sentence.text, marks + ("[NA]" if sentence.na else "")))
+    shown = (answer.path or {}).get("shown", len(answer.predicted))
+    rest = list(answer.predicted[shown:])
+    if rest:
+        names = ", ".join(rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
+        lines.append(f"(… and {len(rest)} more answers along the same path: {names}; all with their triples in --json.)")
     out = [" ".join(lines), ""]
     for key, n in numbers.items():
         t = by_key.get(key)
@@ -221,7 +232,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return cmd_ask_quotes(args, runtime)
     _note_unused_model(args)
     generator = runtime.generator(args.mode)
-    result = generator.answer_many([args.question])[0]
+    if args.topic and isinstance(generator, GroundedGenerator) and generator.paths is not None:
+        result = generator.answer_topics([args.question], [args.topic])[0]
+    else:
+        result = generator.answer_many([args.question])[0]
     if isinstance(result, LLMError):
         raise result
     if args.json:
@@ -232,13 +246,60 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """(answer a batch, its record) for a dataset with answers or topics: path reasoning."""
+    generator = runtime.generator("grounded")
+    if not isinstance(generator, GroundedGenerator) or generator.paths is None:
+        raise InputError("--path-scorer", None, None, "a dataset with answers is answered by relation paths: use trained or zero-shot")
+    graph = args.kg or args.store or args.endpoint or ("metaqa" if args.dataset.startswith("metaqa") else "biokalma")
+    return (
+        lambda batch: generator.answer_topics([it.question for it in batch], [it.topic for it in batch]),
+        lambda item, result: qa_record(item, result, graph),
+    )
+
+
+def cmd_eval_answers(args: argparse.Namespace) -> int:
+    from kgcite.evaluate.answers import answer_metrics
+    from kgcite.jsonl import read_jsonl
+
+    rows = [obj for _, obj in read_jsonl(Path(args.answers))]
+    for i, row in enumerate(rows, 1):
+        if "predicted" not in row or "answers" not in row:
+            raise InputError(args.answers, i, "predicted" if "predicted" not in row else "answers",
+                             "missing: eval answers reads `kgcite run` output of a dataset with answers")
+    graphs = {args.kg} if args.kg else {str(r.get("graph") or "") for r in rows}
+    in_graph = None
+    if len(graphs) == 1 and (where := graphs.pop()):
+        store = _open_graph_name(where)
+        in_graph = lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))  # noqa: E731
+    metrics = answer_metrics(rows, in_graph)
+    if args.json:
+        print(json.dumps(metrics, indent=1))
+    else:
+        print(format_table(["measure", "value"], [[k, "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else v)] for k, v in metrics.items()]))
+    return 0
+
+
+def _open_graph_name(where: str) -> SparqlStore:
+    """A run's ``graph``: metaqa / biokalma (shipped), a graph file or a store folder."""
+    from kgcite.cli_retrieve import open_kg
+
+    if where == "metaqa":
+        return open_kg(str(shipped_data("metaqa", "kb.txt")))
+    if where == "biokalma":
+        return _biokalma_store(None, quiet=True)
+    return open_kg(where)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     items = dataset(args.dataset)[: args.limit or None]
+    qa = any(it.answers or it.topic for it in items)
+    if qa and args.dataset.startswith("metaqa") and not (args.kg or args.store or args.endpoint):
+        args.kg = str(shipped_data("metaqa", "kb.txt"))
     runtime = runtime_from_args(args)
     _note_unused_model(args)
-    generator = runtime.generator(args.mode)
     out = Path(args.out)
     if args.force and out.is_file():
         backup = out.with_name(out.name + ".bak")
@@ -254,10 +315,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         bar.update(n)
         bar.set_postfix(failed=failures)
 
-    skipped, answered, failed = run(generator, items, out, batch_size=args.batch_size, on_progress=progress)
+    if qa:
+        answer_batch, to_record = _qa_runner(args, runtime)
+        skipped, answered, failed = append_answers(items, out, answer_batch, to_record, batch_size=args.batch_size, on_progress=progress)
+    else:
+        skipped, answered, failed = run(runtime.generator(args.mode), items, out, batch_size=args.batch_size, on_progress=progress)
     bar.close()
     print(f"{out}: {answered} answered, {failed} failed, {skipped} already done (of {len(items)})")
-    print(f"score it: kgcite eval citations --answers {out}")
+    print(f"score it: kgcite eval {'answers' if qa else 'citations'} --answers {out}")
     return 0
 
 
@@ -275,6 +340,17 @@ def _store_options(p: argparse.ArgumentParser) -> None:
     )
     where.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 query endpoint instead of an embedded store")
     _scheme_option(p, "IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)")
+
+
+def graph_options(p: argparse.ArgumentParser) -> None:
+    """After :func:`_model_options`: a graph file loaded in memory, and how relation paths are scored."""
+    where = [g for g in p._mutually_exclusive_groups if any(a.dest == "store" for a in g._group_actions)][0]
+    where.add_argument("--kg", metavar="FILE|DIR",
+                       help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
+                            "loaded in memory, or a store folder")
+    p.add_argument("--path-scorer", metavar="NAME|DIR", default=None,
+                   help="multi-hop questions: trained (the shipped cross-encoder re-ranking the zero-shot beam; default), "
+                        "zero-shot (no trained model), off (one-hop answers only), or a `kgcite train paths` export folder")
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
@@ -326,6 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", metavar="QUESTION")
     ask.add_argument("--json", action="store_true", help="print the answer as JSON")
     _model_options(ask)
+    graph_options(ask)
     from kgcite.cli_quotes import add_quote_options, register_eval
 
     add_quote_options(ask)
@@ -334,7 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
     rn = sub.add_parser("run", help="answer a dataset into a resumable JSONL file",
                         description="Killed runs resume: a rerun skips answered items and retries failed ones.")
     rn.add_argument("--dataset", default="biokalma",
-                    help="biokalma, biokalma:specific, biokalma:general, or a JSONL file (e.g. from `kgcite build kalma`)")
+                    help="biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev] (over the shipped "
+                         "MetaQA graph unless --kg/--store says otherwise), or a JSONL file: "
+                         '{"id", "question", "answers": [labels], "topic": [labels or ids]} (answers and topic optional)')
     rn.add_argument("--out", required=True, metavar="FILE.jsonl",
                     help="answers are appended here; an existing file must be kgcite's own answers (a rerun resumes it)")
     rn.add_argument("--force", action="store_true",
@@ -342,6 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("--limit", type=int, help="only the first N items")
     rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
     _model_options(rn)
+    graph_options(rn)
     rn.set_defaults(func=cmd_run)
 
     kg = sub.add_parser("kg", help="load and inspect knowledge graphs").add_subparsers(
@@ -387,6 +467,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)
+    ans = ev.add_parser(
+        "answers",
+        help="question answering: Hits@1, answer precision/recall/F1, citation correctness, path citation, [NA] rate, cost",
+        description="Reads `kgcite run` output with gold answers. Names compare case-insensitively, '_' read as a space. "
+        "citation_correctness checks every cited triple against the graph each line names (or --kg).",
+    )
+    ans.add_argument("--answers", required=True, metavar="FILE.jsonl", help="a `kgcite run` output (lines with answers and predicted)")
+    ans.add_argument("--kg", metavar="FILE|DIR", help="the graph to check citations against (default: each line's graph)")
+    ans.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    ans.set_defaults(func=cmd_eval_answers)
     register_eval(ev)
     from kgcite import cli_research
 

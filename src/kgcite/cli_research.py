@@ -72,6 +72,43 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_paths(args: argparse.Namespace) -> int:
+    from kgcite.cli_retrieve import open_kg
+    from kgcite.runs import dataset_file
+    from kgcite.retrieve.tog_e import find_topics
+    from kgcite.train.cross_encoder import TrainConfig
+    from kgcite.train.paths import QAItem, path_pairs, shipped_training_pairs, train_paths
+
+    config = TrainConfig(
+        epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
+    )
+    if not args.qa:
+        pairs, counts = shipped_training_pairs(seed=args.seed)
+    else:
+        if len(args.qa) != len(args.kg or []):
+            raise InputError("--kg", None, None, "give one --kg for each --qa (the graph its questions are about)")
+        pairs, counts = [], {}
+        for qa, kg in zip(args.qa, args.kg, strict=True):
+            store = open_kg(kg)
+            items = []
+            for it in dataset_file(Path(qa)):
+                if not it.answers:
+                    raise InputError(qa, None, "answers", f"item {it.id} has no answers: a gold path is recovered from them")
+                try:
+                    topics = find_topics(store, it.question, list(it.topic))
+                except ValueError as exc:
+                    raise InputError(qa, None, "topic", f"item {it.id}: {exc}") from exc
+                items.append(QAItem(it.question, topics[0], it.answers))
+            got, skipped = path_pairs(store, items, seed=args.seed, source=Path(qa).name)
+            pairs += got
+            counts[f"{Path(qa).name}_questions"], counts[f"{Path(qa).name}_skipped"] = len(items), skipped
+        counts["pairs"] = len(pairs)
+    print(f"training pairs: {counts}", file=sys.stderr)
+    onnx_dir = train_paths(args.out, pairs, counts, config)
+    print(f"model: {onnx_dir} (use it with --path-scorer {onnx_dir})")
+    return 0
+
+
 def cmd_train_evaluator(args: argparse.Namespace) -> int:
     from kgcite.train.cross_encoder import TrainConfig
     from kgcite.train.evaluator import train_evaluator
@@ -221,6 +258,20 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     tr.add_argument("--biokalma-queries", type=int, default=2000, help="template questions over BioKaLMA entities (4 pairs each)")
     tr.add_argument("--metaqa-queries", type=int, default=1500, help="MetaQA 2-hop questions' first hop (4 pairs each)")
     tr.set_defaults(func=cmd_train_rerank)
+
+    tp = train.add_parser(
+        "paths",
+        help="train the relation-path cross-encoder (question, relation chain) and export int8 ONNX",
+        description='Needs the train extra: python -m pip install -e ".[train]". Gold chains are recovered from the '
+        "answers: the shortest chain from the topic that reaches exactly them (ambiguous questions are skipped and "
+        "counted). Without --qa: the shipped recipe (MetaQA 2-hop dev questions + questions generated from BioKaLMA).",
+    )
+    tp.add_argument("--qa", action="append", metavar="TRAIN.jsonl",
+                    help='{"question", "answers": [labels], "topic": [labels or ids]} lines (repeatable, each with its --kg)')
+    tp.add_argument("--kg", action="append", metavar="FILE|DIR", help="the graph of the --qa file in the same position")
+    _train_options(tp, epochs=1, lr=5e-5)
+    tp.add_argument("--max-length", type=int, default=64, help="tokens of question + chain (default 64)")
+    tp.set_defaults(func=cmd_train_paths)
 
     te = train.add_parser(
         "evaluator",

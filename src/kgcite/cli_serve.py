@@ -59,4 +59,7 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
     p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     model_options(p)
+    from kgcite.cli import graph_options
+
+    graph_options(p)
     p.set_defaults(func=cmd_serve)

@@ -26,33 +26,77 @@ class DatasetItem:
     question: str
     minimum_knowledge: tuple[tuple[str, str, str], ...] = ()
     reference_entities: tuple[str, ...] = ()  # QIDs of the graph the dataset authors retrieved
+    answers: tuple[str, ...] = ()  # gold answer labels (question-answering datasets)
+    topic: tuple[str, ...] = ()  # topic entity ids or labels, when the dataset names them
 
 
 def dataset_file(path: Path) -> list[DatasetItem]:
-    """A JSONL dataset (what ``kgcite build kalma`` writes): ``id``, ``question``, optional
-    ``minimum_knowledge`` ([qid, property, value] lists) and ``kg`` (BioKaLMA entity dicts)."""
+    """A JSONL dataset: ``id``, ``question``, and optionally ``answers`` and ``topic`` (label
+    lists: question answering), ``minimum_knowledge`` ([qid, property, value] lists) and ``kg``
+    (BioKaLMA entity dicts; what ``kgcite build kalma`` writes)."""
     items = []
     for lineno, obj in read_jsonl(path):
         try:
             mk = tuple((str(a), str(b), str(c)) for a, b, c in obj.get("minimum_knowledge") or ())
             refs = tuple(str(e["qid"]) for e in obj.get("kg") or ())
-            items.append(DatasetItem(str(obj["id"]), str(obj["question"]), mk, refs))
+            answers, topic = _labels(obj.get("answers")), _labels(obj.get("topic"), "topic")
+            if not str(obj["question"]).strip():
+                raise InputError(path, lineno, "question", "empty question")
+            items.append(DatasetItem(str(obj["id"]), str(obj["question"]), mk, refs, answers, topic))
         except KeyError as exc:
             raise InputError(path, lineno, str(exc.args[0]), "missing field") from exc
+        except _LabelsError as exc:
+            raise InputError(path, lineno, exc.field, "expected a label or a list of labels") from exc
         except (TypeError, ValueError) as exc:
             raise InputError(path, lineno, "minimum_knowledge", f"expected [qid, property, value] lists: {exc}") from exc
     return items
 
 
+class _LabelsError(ValueError):
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+def _labels(value: Any, field: str = "answers") -> tuple[str, ...]:
+    """A label or a list of labels (``answers``, ``topic``) as a tuple of strings."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return tuple(str(v) for v in value)
+    raise _LabelsError(field)
+
+
+def metaqa_dataset(spec: str) -> list[DatasetItem]:
+    """``metaqa:2-hop`` (test split) or ``metaqa:2-hop:dev``: the shipped MetaQA questions."""
+    from kgcite.bench.metaqa import read_questions
+
+    parts = spec.split(":")
+    hops_text = parts[1] if len(parts) > 1 else ""
+    split = parts[2] if len(parts) > 2 else "test"
+    if hops_text not in ("1-hop", "2-hop", "3-hop") or split not in ("test", "dev") or len(parts) > 3:
+        raise ValueError(f"unknown dataset {spec!r}; use metaqa:1-hop|2-hop|3-hop[:test|:dev]")
+    hops = int(hops_text[0])
+    return [
+        DatasetItem(f"metaqa-{hops}hop-{split}-{q.line}", q.question, answers=q.answers, topic=(q.topic,))
+        for q in read_questions(hops, split)
+    ]
+
+
 def dataset(name: str) -> list[DatasetItem]:
-    """``biokalma`` (both splits), ``biokalma:specific``, ``biokalma:general``, or a JSONL file."""
+    """``biokalma`` (both splits), ``biokalma:specific``, ``biokalma:general``,
+    ``metaqa:N-hop[:dev]``, or a JSONL file."""
     if name.endswith(".jsonl"):
         if not Path(name).exists():
             raise InputError(name, None, None, "no such dataset file")
         return dataset_file(Path(name))
     base, _, split = name.partition(":")
+    if base == "metaqa":
+        return metaqa_dataset(name)
     if base != "biokalma":
-        raise ValueError(f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general")
+        raise ValueError(f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev], or a .jsonl file")
     splits = [split] if split else ["specific", "general"]
     items = []
     for sp in splits:
@@ -82,6 +126,28 @@ def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dic
         "rewritten": d["rewritten"],
         "raw_output": d["raw_output"],
         "timings": d["timings"],
+    }
+
+
+def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str = "") -> dict[str, Any]:
+    """A question-answering line: everything ``ask --json`` gives plus the gold ``answers``,
+    the ``topic`` labels, ``predicted`` (best first), ``answer_paths``, ``llm_calls``, ``ms``
+    and the ``graph`` it was answered on (what ``kgcite eval answers`` reads)."""
+    base = answer_record(item, result)
+    base.update({"answers": list(item.answers), "graph": graph})
+    if isinstance(result, LLMError):
+        return {**base, "topic": list(item.topic), "predicted": []}
+    d = result.to_dict()
+    topics = [e.label for e in result.retrieved.entities] or list(item.topic)
+    return {
+        **base,
+        "topic": topics,
+        "predicted": d["predicted"],
+        "answer_paths": d["answer_paths"],
+        "sentences": d["sentences"],
+        "path": d["path"],
+        "llm_calls": (d["path"] or {}).get("llm_calls", 0) + int(result.rewritten or bool(result.raw_output)),
+        "ms": round(1000 * result.timings.get("total", result.timings.get("paths", 0.0)), 2),
     }
 
 

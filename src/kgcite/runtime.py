@@ -17,11 +17,11 @@ from kgcite.kg.sparql import SparqlStore
 from kgcite.models.cache import CachedLLM
 from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM
-from kgcite.models.llm import LLM
+from kgcite.models.llm import LLM, LLMError
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
-from kgcite.models.rerank import Reranker, load_reranker
+from kgcite.models.rerank import OnnxReranker, Reranker, load_reranker, shipped_path_scorer_dir
 from kgcite.retrieve.documents import (
     DocumentCache,
     DocumentRetriever,
@@ -33,6 +33,8 @@ from kgcite.retrieve.documents import (
 )
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
+from kgcite.retrieve.path_scorers import CrossEncoderPathScorer, ZeroShotPathScorer
+from kgcite.retrieve.paths import PathReasoner
 from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
@@ -62,6 +64,7 @@ class Runtime:
     nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
     verifier: str = "nli"  # "nli": the rules, then the NLI model; "rules": the rules alone (undecided = unsupported)
     reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
+    path_scorer: str | None = None  # see path_reasoner: trained (shipped, the default), zero-shot, an ONNX folder; "off": one-hop only
 
     @cached_property
     def kg(self) -> SparqlStore:
@@ -94,6 +97,21 @@ class Runtime:
     @cached_property
     def reranker(self) -> Reranker | None:
         return None if self.reranker_model == "none" else load_reranker(self.reranker_model)
+
+    @cached_property
+    def paths(self) -> PathReasoner | None:
+        """Relation-path reasoning: the zero-shot scorer prunes the beam, the trained
+        cross-encoder (shipped, or ``path_scorer`` naming an export folder) re-ranks what it walked."""
+        spec = self.path_scorer
+        if spec == "off":
+            return None
+        zero_shot = ZeroShotPathScorer(self.kg.relations(), EmbeddingScorer(self.vectors))
+        if spec == "zero-shot":
+            return PathReasoner(self.kg, zero_shot)
+        model = shipped_path_scorer_dir() if spec in (None, "", "trained", "kgcite") else Path(spec)
+        if not (model / "model.onnx").exists():
+            raise LLMError(f"{model}: no model.onnx (a path scorer is trained, zero-shot, or a kgcite train paths export folder)")
+        return PathReasoner(self.kg, zero_shot, reranker=CrossEncoderPathScorer(OnnxReranker(model).load()))
 
     @cached_property
     def tog_e(self) -> ToGE:
@@ -149,7 +167,7 @@ class Runtime:
 
     def generator(self, mode: str) -> Generator:
         if mode == "grounded":
-            return GroundedGenerator(self.retriever, self.llm if self.rewrite else None, JudgeVerifier(self.judge))
+            return GroundedGenerator(self.retriever, self.llm if self.rewrite else None, JudgeVerifier(self.judge), paths=self.paths)
         if mode == "free":
             return FreeGenerator(self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.constrained)
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

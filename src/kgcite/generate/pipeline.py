@@ -32,12 +32,15 @@ from kgcite.generate.citations import (
     with_context,
 )
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
+from kgcite.generate.paths import path_sentences
 from kgcite.generate.statements import Gap, Statements, compose
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
+from kgcite.retrieve.tog_e import find_topics
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class AttributedAnswer:
     timings: dict[str, float] = field(default_factory=dict)
     absent: tuple[Gap, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
     asked: dict[str, Any] | None = None  # the question analysis: its parts and their relations
+    predicted: tuple[str, ...] = ()  # answer labels, best first
+    answer_paths: dict[str, list[list[str]]] = field(default_factory=dict)  # answer → its [subject, property, value] chain
+    path: dict[str, Any] | None = None  # the relation path that answered (path answers only)
 
     @property
     def answer(self) -> str:
@@ -94,6 +100,9 @@ class AttributedAnswer:
             "rewritten": self.rewritten,
             "raw_output": self.raw_output,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "predicted": list(self.predicted),
+            "answer_paths": self.answer_paths,
+            "path": self.path,
         }
 
 
@@ -208,9 +217,80 @@ class GroundedGenerator(Generator):
         rewrite: bool = True,
         max_tokens: int = 120,
         summary_size: int = 5,
+        paths: PathReasoner | None = None,
+        shown_answers: int = 3,
     ) -> None:
         super().__init__(retriever, llm, verifier)
         self.rewrite, self.max_tokens, self.summary_size = rewrite, max_tokens, summary_size
+        self.paths, self.shown_answers = paths, shown_answers
+
+    # -- path answers -------------------------------------------------------------------------
+    def answer_topics(self, questions: Sequence[str], topics: Sequence[Sequence[str]]) -> list[AttributedAnswer | LLMError]:
+        """Answers by relation paths from given topic entities (ids or labels; none given: the
+        question's [bracketed] names, else entity linking). No one-hop statements, no LLM."""
+        if self.paths is None:
+            raise ValueError("this generator has no path reasoner")
+        out: list[AttributedAnswer | LLMError] = []
+        for question, names in zip(questions, topics, strict=True):
+            t0 = time.perf_counter()
+            try:
+                entities = find_topics(self.paths.store, question, list(names), self.retriever.linker)
+            except ValueError as exc:
+                out.append(self._no_topic(question, str(exc)))
+                continue
+            result = self.paths.answer(question, entities) if entities else None
+            if result is None:
+                out.append(self._no_topic(question, "no entity of the question was found in the graph"))
+                continue
+            answer = self.path_answer(result)
+            answer.timings["total"] = time.perf_counter() - t0
+            out.append(answer)
+        return out
+
+    def _no_topic(self, question: str, why: str) -> AttributedAnswer:
+        sentence = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
+        return AttributedAnswer(question, "paths", "template", (sentence,), Subgraph(), (), repairs=(f"topics: {why}",))
+
+    def path_answer(self, result: PathResult, notes: Sequence[str] = ()) -> AttributedAnswer:
+        """A path result stated (one template sentence a triple), verified, as an answer."""
+        assert self.paths is not None
+        t0 = time.perf_counter()
+        cited = tuple(result.cited())
+        graph = Subgraph(result.topics, cited)
+        sentences, verify_notes = self.verify(path_sentences(result, self.shown_answers), graph)
+        return AttributedAnswer(
+            question=result.question,
+            mode=self.mode,
+            model="template",
+            sentences=sentences,
+            retrieved=graph,
+            evidence=cited,
+            linked=tuple(t.id for t in result.topics),
+            repairs=tuple(notes) + tuple(verify_notes) + (("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()),
+            timings={"paths": result.ms / 1000, "verify": time.perf_counter() - t0},
+            predicted=tuple(result.predicted()),
+            answer_paths={a.label: [[t.subject_label, t.relation, t.object_value] for t in a.triples] for a in result.answers},
+            path={
+                "scorer": self.paths.name,
+                "chain": result.best.to_json() if result.best else None,
+                "candidates": [c.to_json() for c in result.candidates[:3]],
+                "constraints": list(result.constraints),
+                "llm_calls": result.llm_calls,
+                "shown": min(self.shown_answers, len(result.answers)),
+            },
+        )
+
+    def _route(self, retrieval: Retrieval, plan: Statements) -> PathResult | None:
+        """A path answer replaces the one-hop statements when its chain is longer than one hop,
+        or when the statements found nothing the question asked and a one-hop chain did."""
+        if self.paths is None or not retrieval.linked:
+            return None
+        result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked])
+        if result.best is None:
+            return None
+        if len(result.best.chain) > 1 or not any(not s.na for s in plan.sentences):
+            return result
+        return None
 
     def statements(self, retrieval: Retrieval) -> Statements:
         analysis = retrieval.analysis or self.retriever.analyzer.analyse(retrieval.question, [le.mention for le in retrieval.linked])
@@ -221,24 +301,30 @@ class GroundedGenerator(Generator):
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
         t0 = time.perf_counter()
         planned = [self.statements(r) for r in retrievals]
+        routes = [self._route(r, p) for r, p in zip(retrievals, planned, strict=True)]
         select_s = (time.perf_counter() - t0) / max(1, len(retrievals))
         requests = [
             ChatRequest.of(rewrite_prompt(r.question, [s.text for s in p.sentences if not s.na]), system=REWRITE_SYSTEM, max_tokens=self.max_tokens)
-            if p.triples and self.rewrite and self.llm is not None
+            if p.triples and self.rewrite and self.llm is not None and route is None
             else None
-            for r, p in zip(retrievals, planned, strict=True)
+            for r, p, route in zip(retrievals, planned, routes, strict=True)
         ]
         t1 = time.perf_counter()
         replies = self._chat(requests)
         gen_s = (time.perf_counter() - t1) / max(1, sum(r is not None for r in requests))
         out: list[AttributedAnswer | LLMError] = []
-        for retrieval, plan, reply in zip(retrievals, planned, replies, strict=True):
+        for retrieval, plan, reply, routed in zip(retrievals, planned, replies, routes, strict=True):
             if isinstance(reply, LLMError):
                 out.append(reply)
                 continue
             t2 = time.perf_counter()
-            template = plan.sentences or (_na_sentence(retrieval),)
             notes: list[str] = [n for le in retrieval.linked if (n := le.note())]
+            if routed is not None:
+                answer = self.path_answer(routed, notes)
+                answer.timings.update(retrieval.timings)
+                out.append(answer)
+                continue
+            template = plan.sentences or (_na_sentence(retrieval),)
             rewritten = None
             if reply is not None:
                 facts = [s for s in plan.sentences if not s.na]

@@ -142,8 +142,10 @@ def shipped_biokalma(split: str = "all") -> list[Path]:
     return [shipped_data("biokalma", n) for n in names]
 
 
-def read_tsv(path: str | Path, *, sep: str = "|") -> Iterator[Triple]:
-    """``head|relation|tail`` lines (MetaQA ``kb.txt``); heads and tails are entities named by their text."""
+def read_tsv(path: str | Path, *, sep: str | None = None) -> Iterator[Triple]:
+    """``head|relation|tail`` lines (MetaQA ``kb.txt``) or ``head<TAB>relation<TAB>tail``; heads
+    and tails are entities named by their text. ``sep=None``: a line with exactly two tabs is
+    tab-separated, any other ``|``-separated (names may hold the other separator)."""
     from kgcite.jsonl import text_lines
 
     for lineno, text in text_lines(path):
@@ -152,9 +154,11 @@ def read_tsv(path: str | Path, *, sep: str = "|") -> Iterator[Triple]:
         line = text.rstrip("\n\r")
         if not line.strip() or line.startswith("#"):
             continue
-        parts = line.split(sep)
+        cut = sep or ("\t" if line.count("\t") == 2 else "|")
+        parts = line.split(cut)
         if len(parts) != 3:
-            raise InputError(path, lineno, None, f"expected head{sep}relation{sep}tail, got {len(parts)} fields")
+            shown = "<TAB>" if cut == "\t" else cut
+            raise InputError(path, lineno, None, f"expected head{shown}relation{shown}tail, got {len(parts)} fields")
         head, rel, tail = (p.strip() for p in parts)
         for name, value in (("head", head), ("relation", rel), ("tail", tail)):
             if not value:

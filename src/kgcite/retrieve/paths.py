@@ -208,16 +208,15 @@ class PathReasoner:
             stats["chains_reranked"] = len(top)
             scored = dict(zip(top, map(float, values), strict=True))
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
-        best = next((c for c in ranked if c.chain in walked), None)
-        if best is None or best.score < self.threshold:
+        fit = [c for c in ranked if c.chain in walked and c.score >= self.threshold]
+        if not fit:
             return PathResult(question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats)
-        answers = self._answers(main.id, walked[best.chain])
-        used: list[str] = []
-        for other in others:
-            kept = self._constrain(answers, other)
-            if kept:
-                answers = kept
-                used.append(other.label)
+        best, answers, used = fit[0], self._answers(main.id, walked[fit[0].chain]), []
+        if others:
+            constrained = self._constrained(query, main.id, fit, walked, others)
+            if constrained is not None:
+                best, answers = constrained
+                used = [o.label for o in others]
         return PathResult(question, tuple(topics), best, ranked, tuple(answers), _ms(t0), truncated=truncated,
                           constraints=tuple(used), stats=stats)
 
@@ -264,16 +263,41 @@ class PathReasoner:
             out.append(PathAnswer(target.lstrip("\x00"), label, tuple(reversed(chain))))
         return out
 
-    def _constrain(self, answers: list[PathAnswer], other: Entity) -> list[PathAnswer]:
-        """Answers linked to ``other`` by one triple, each citing it too; [] if none is."""
+    def _constrained(
+        self, query: str, start: str, fit: list[ScoredChain], walked: dict[Chain, list[Layer]], others: Sequence[Entity]
+    ) -> tuple[ScoredChain, list[PathAnswer]] | None:
+        """Second topics constrain ("books by X published by Y"): each chain's answers are cut to
+        those every other topic touches in one triple, and the chain *with the constraint's
+        relation appended* is scored again, so the relation the constraint accounts for is not
+        also asked of the chain. The best such chain whose answers survive, or None."""
+        options: list[tuple[Chain, ScoredChain, list[PathAnswer]]] = []
+        for candidate in fit:
+            kept, steps = self._answers(start, walked[candidate.chain]), []
+            for other in others:
+                kept, step = self._constrain(kept, other)
+                if step is not None:
+                    steps.append(step)
+            if kept:
+                options.append(((*candidate.chain, *steps), candidate, kept))
+        if not options:
+            return None
+        values = (self.reranker or self.scorer).scores(query, [o[0] for o in options])
+        _, candidate, kept = options[int(np.argmax(values))]
+        return candidate, kept
+
+    def _constrain(self, answers: list[PathAnswer], other: Entity) -> tuple[list[PathAnswer], Step | None]:
+        """Answers linked to ``other`` by one triple, each citing it too ([] if none is), and the
+        step from an answer to ``other`` that the first link takes."""
         by_id = {a.id: a for a in answers}
         kept: dict[str, PathAnswer] = {}
+        step: Step | None = None
         for t in [*self.store.outgoing(other.id), *self.store.incoming(other.id)]:
             near = t.subject_id if t.object_id == other.id else t.object_id
             if near in by_id and near not in kept:
                 a = by_id[near]
                 kept[near] = PathAnswer(a.id, a.label, (*a.triples, t))
-        return [kept[a.id] for a in answers if a.id in kept]
+                step = step or Step(t.relation, inverse=t.subject_id == other.id)
+        return [kept[a.id] for a in answers if a.id in kept], step
 
 
 def _doubles_back(chain: Chain, step: Step) -> bool:

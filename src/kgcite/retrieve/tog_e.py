@@ -140,6 +140,30 @@ def bracketed_topics(question: str) -> list[str]:
     return [m.strip() for m in _BRACKETED.findall(question) if m.strip()]
 
 
+def resolve_topic(store: KGStore, topic: str) -> Entity:
+    """An entity by id, else by label (case-insensitive); ValueError naming it if absent."""
+    found = store.entity(topic)
+    if found is None:
+        by_label = store.entities_by_label(topic, limit=5)
+        exact = [e for e in by_label if e.label == topic]
+        found = (exact or by_label)[0] if by_label else None
+    if found is None:
+        raise ValueError(f"topic entity {topic!r} is not in the graph (looked up as id and as label)")
+    return found
+
+
+def find_topics(
+    store: KGStore, question: str, topics: Sequence[str | Entity] | None = None, linker: EntityLinker | None = None
+) -> list[Entity]:
+    """Given topics (ids or labels), else [bracketed] names, else the linker's entities."""
+    names: Sequence[str | Entity] = topics or bracketed_topics(question)
+    if names:
+        return list({e.id: e for e in (t if isinstance(t, Entity) else resolve_topic(store, t) for t in names)}.values())
+    if linker is None:
+        raise ValueError("no topic entity: pass topics, bracket one in the question, or give the search a linker")
+    return [le.entity for le in linker.link(question)]
+
+
 class ToGE:
     """The beam search. ``linker`` finds topics when none are given and the question brackets none."""
 
@@ -150,23 +174,10 @@ class ToGE:
 
     # -- topics -------------------------------------------------------------------------------
     def resolve(self, topic: str) -> Entity:
-        """An entity by id, else by label (case-insensitive); ValueError naming it if absent."""
-        found = self.store.entity(topic)
-        if found is None:
-            by_label = self.store.entities_by_label(topic, limit=5)
-            exact = [e for e in by_label if e.label == topic]
-            found = (exact or by_label)[0] if by_label else None
-        if found is None:
-            raise ValueError(f"topic entity {topic!r} is not in the graph (looked up as id and as label)")
-        return found
+        return resolve_topic(self.store, topic)
 
     def topics_for(self, question: str, topics: Sequence[str | Entity] | None = None) -> list[Entity]:
-        names: Sequence[str | Entity] = topics or bracketed_topics(question)
-        if names:
-            return list({e.id: e for e in (t if isinstance(t, Entity) else self.resolve(t) for t in names)}.values())
-        if self.linker is None:
-            raise ValueError("no topic entity: pass topics, bracket one in the question, or give the search a linker")
-        return [le.entity for le in self.linker.link(question)]
+        return find_topics(self.store, question, topics, self.linker)
 
     # -- the search (template: relations → neighbours → paths) ---------------------------------
     def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> ToGEResult:

@@ -1,0 +1,99 @@
+"""Answer metrics for question answering over a graph (``kgcite eval answers``): pure functions.
+
+A row is one line of ``kgcite run``'s output: gold ``answers``, the ``predicted`` labels best
+first, the ``answer_paths`` (label → the ``[subject, property, value]`` triples citing it) and
+the ``topic`` labels. Names are compared case-insensitively, ``_`` read as a space.
+
+- ``hits_at_1``: the first predicted answer is gold (KGQA's headline number);
+- ``answer_precision`` / ``answer_recall`` / ``answer_f1``: per question, averaged (an
+  unanswered question scores 0 on all three);
+- ``citation_correctness``: cited triples the graph holds, over all cited triples;
+- ``path_cited``: of the right answers, the share whose cited triples chain from a topic entity
+  to the answer (each triple shares an entity with the one before);
+- ``na_rate``: questions with no predicted answer; ``llm_calls_per_question``; ``p50_ms``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+CitedTriple = tuple[str, str, str]
+
+
+def norm(name: str) -> str:
+    return " ".join(str(name).replace("_", " ").lower().split())
+
+
+def set_scores(predicted: Sequence[str], gold: Iterable[str]) -> tuple[float, float, float]:
+    """(precision, recall, F1) of a predicted answer set."""
+    p, g = {norm(x) for x in predicted}, {norm(x) for x in gold}
+    hit = len(p & g)
+    if not hit:
+        return 0.0, 0.0, 0.0
+    precision, recall = hit / len(p), hit / len(g)
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
+def chains_to(triples: Sequence[CitedTriple], topics: Iterable[str], answer: str) -> bool:
+    """Whether the triples walk from a topic to the answer, in order, each sharing an entity
+    with the previous one (either direction: a path may follow a relation backwards)."""
+    if not triples:
+        return False
+    starts = {norm(t) for t in topics}
+    at = {norm(triples[0][0]), norm(triples[0][2])} & starts
+    if not at:
+        return False
+    reached = {norm(triples[0][0]), norm(triples[0][2])}
+    for s, _, o in triples[1:]:
+        ends = {norm(s), norm(o)}
+        if not ends & reached:
+            return False
+        reached = ends
+    return norm(answer) in reached
+
+
+def answer_metrics(rows: Sequence[Mapping[str, Any]], in_graph: Callable[[CitedTriple], bool] | None = None) -> dict[str, Any]:
+    """The figures over rows; ``in_graph`` checks a cited triple (None: citation_correctness is not computed)."""
+    n = len(rows)
+    if not n:
+        return {"n": 0}
+    hits = 0
+    prf = []
+    cited = correct = right = chained = na = 0
+    llm_calls: list[float] = []
+    ms: list[float] = []
+    for row in rows:
+        predicted = [str(x) for x in row.get("predicted") or []]
+        gold = [str(x) for x in row.get("answers") or []]
+        gold_n = {norm(g) for g in gold}
+        hits += bool(predicted) and norm(predicted[0]) in gold_n
+        prf.append(set_scores(predicted, gold))
+        na += not predicted
+        llm_calls.append(float(row.get("llm_calls") or 0))
+        if row.get("ms") is not None:
+            ms.append(float(row["ms"]))
+        paths: Mapping[str, Sequence[Sequence[str]]] = row.get("answer_paths") or {}
+        for label in predicted:
+            if norm(label) in gold_n:
+                right += 1
+                chain = [(str(a), str(b), str(c)) for a, b, c in paths.get(label) or []]
+                chained += chains_to(chain, row.get("topic") or [], label)
+        if in_graph is not None:
+            for t in row.get("citations") or []:
+                cited += 1
+                correct += in_graph((str(t[0]), str(t[1]), str(t[2])))
+    out: dict[str, Any] = {
+        "n": n,
+        "hits_at_1": hits / n,
+        "answer_precision": statistics.fmean(p for p, _, _ in prf),
+        "answer_recall": statistics.fmean(r for _, r, _ in prf),
+        "answer_f1": statistics.fmean(f for _, _, f in prf),
+        "citation_correctness": (correct / cited if cited else None) if in_graph is not None else None,
+        "path_cited": chained / right if right else None,
+        "na_rate": na / n,
+        "llm_calls_per_question": statistics.fmean(llm_calls),
+        "p50_ms": statistics.median(ms) if ms else None,
+    }
+    return out

@@ -1,0 +1,117 @@
+"""Relation-path reasoning over a real embedded store, on a small book graph written for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgcite.kg import EmbeddedStore, InputError
+from kgcite.kg.loaders import read_tsv
+from kgcite.models.embed import OnnxMiniLM
+from kgcite.retrieve.path_scorers import ZeroShotPathScorer
+from kgcite.retrieve.paths import PathConfig, PathReasoner, Step
+from kgcite.retrieve.scoring import EmbeddingScorer
+
+#: Tab-separated on purpose: graph files may be either.
+BOOKS = """\
+The Glass Orchard\twritten_by\tInes Calder
+The Glass Orchard\tpublished_by\tHarbor Press
+The Glass Orchard\tin_language\tPortuguese
+Salt Roads\twritten_by\tInes Calder
+Salt Roads\tpublished_by\tNorthwind
+Salt Roads\tin_language\tEnglish
+Night Ferry\twritten_by\tTomas Reyl
+Night Ferry\tpublished_by\tHarbor Press
+Night Ferry\tin_language\tDanish
+Ines Calder\tborn_in\tLisbon
+Tomas Reyl\tborn_in\tAarhus
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
+    path = tmp_path_factory.mktemp("books") / "books.tsv"
+    path.write_text(BOOKS)
+    s = EmbeddedStore()
+    s.load(path)
+    return s
+
+
+@pytest.fixture(scope="module")
+def reasoner(store: EmbeddedStore) -> PathReasoner:
+    """Lexical zero-shot scoring only: deterministic, no model."""
+    return PathReasoner(store, ZeroShotPathScorer(store.relations()))
+
+
+def _ask(r: PathReasoner, store: EmbeddedStore, question: str, *topics: str) -> tuple[list[tuple[str, bool]], set[str]]:
+    result = r.answer(question, [store.entity(t) for t in topics])  # type: ignore[misc]
+    chain = [(s.relation, s.inverse) for s in result.best.chain] if result.best else []
+    return chain, set(result.predicted())
+
+
+def test_one_hop(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    assert _ask(reasoner, store, "who wrote The Glass Orchard", "The Glass Orchard") == ([("written_by", False)], {"Ines Calder"})
+
+
+def test_two_hops_backwards_then_forwards(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    chain, answers = _ask(reasoner, store, "which publishers published the books written by Ines Calder", "Ines Calder")
+    assert chain == [("written_by", True), ("published_by", False)]
+    assert answers == {"Harbor Press", "Northwind"}
+
+
+def test_sharing_walks_there_and_back(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    chain, answers = _ask(reasoner, store, "which books share a publisher with Night Ferry", "Night Ferry")
+    assert chain == [("published_by", False), ("published_by", True)]
+    assert answers == {"The Glass Orchard"}  # the topic itself is never an answer
+
+
+def test_hop_count_comes_from_the_scores(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    chain, answers = _ask(reasoner, store, "where was the writer of Night Ferry born", "Night Ferry")
+    assert chain == [("written_by", False), ("born_in", False)] and answers == {"Aarhus"}
+    chain, answers = _ask(reasoner, store, "in which languages are the books by the writer of Salt Roads", "Salt Roads")
+    assert chain == [("written_by", False), ("written_by", True), ("in_language", False)]
+    assert answers == {"Portuguese", "English"}
+
+
+def test_every_answer_cites_the_chain_that_reaches_it(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    result = reasoner.answer("which publishers published the books written by Ines Calder", [store.entity("Ines Calder")])  # type: ignore[list-item]
+    for a in result.answers:
+        first, last = a.triples
+        assert first.object_id == "Ines Calder" and first.subject_id == last.subject_id and last.object_value == a.label
+        assert all(store.match(subject_id=t.subject_id, relation=t.relation, value=t.object_value) for t in a.triples)
+    assert result.llm_calls == 0
+
+
+def test_a_second_topic_constrains_the_answers(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    result = reasoner.answer(
+        "which books written by Ines Calder were published by Harbor Press",
+        [store.entity("Ines Calder"), store.entity("Harbor Press")],  # type: ignore[list-item]
+    )
+    assert result.predicted() == ["The Glass Orchard"] and result.constraints == ("Harbor Press",)
+    assert [t.relation for t in result.answers[0].triples] == ["written_by", "published_by"]
+
+
+def test_nothing_named_is_no_answer(reasoner: PathReasoner, store: EmbeddedStore) -> None:
+    result = reasoner.answer("who is the mayor of Lisbon", [store.entity("Lisbon")])  # type: ignore[list-item]
+    assert result.best is None and not result.answers and result.candidates
+
+
+def test_minilm_breaks_ties_where_no_relation_is_named(store: EmbeddedStore, embedder: OnnxMiniLM) -> None:
+    r = PathReasoner(store, ZeroShotPathScorer(store.relations(), EmbeddingScorer(embedder)))
+    chain, answers = _ask(r, store, "what is the birthplace of Tomas Reyl", "Tomas Reyl")
+    assert chain == [("born_in", False)] and answers == {"Aarhus"}
+
+
+def test_config_is_checked() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        PathConfig(width=0)
+    assert Step("directed_by", True).text() == "reverse of directed by"
+
+
+def test_a_graph_file_may_be_tab_separated(store: EmbeddedStore, tmp_path: Path) -> None:
+    assert store.match(subject_id="Night Ferry", relation="in_language")[0].object_value == "Danish"
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\tc\nx\ty\n")
+    with pytest.raises(InputError, match=r"bad.tsv:2.*head\|relation\|tail"):
+        list(read_tsv(bad))
