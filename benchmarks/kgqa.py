@@ -28,9 +28,9 @@ from kgcite.evaluate.report import format_table
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.loaders import shipped_data
-from kgcite.runs import DatasetItem, qa_record
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 from kgcite.retrieve.tog_e import ToGE
+from kgcite.runs import DatasetItem, qa_record
 from kgcite.runtime import Runtime
 
 

@@ -205,3 +205,54 @@ def test_ask_with_an_unreachable_server_fails_clearly() -> None:
     res = kgcite("ask", "Who was Stephen Crane's father?", "--base-url", f"http://127.0.0.1:{free_port()}", "--no-cache", "--rewrite")
     assert res.returncode == 1
     assert "kgcite: error:" in res.stderr and "unreachable" in res.stderr and "Traceback" not in res.stderr
+
+
+# -- question answering by relation paths -----------------------------------------------------------
+
+
+def test_run_a_qa_dataset_on_a_graph_file_then_eval_answers(tmp_path: Path) -> None:
+    from tests.retrieve.test_paths import BOOKS
+
+    kb = tmp_path / "books.tsv"
+    kb.write_text(BOOKS)
+    qa = tmp_path / "qa.jsonl"
+    lines = [
+        {"id": "1", "question": "which publishers published the books written by Ines Calder", "answers": ["Harbor Press", "Northwind"], "topic": ["Ines Calder"]},
+        {"id": "2", "question": "where was the writer of [Night Ferry] born", "answers": ["aarhus"]},
+        {"id": "3", "question": "who is the mayor of Lisbon", "answers": ["Someone"], "topic": "Lisbon"},
+    ]
+    qa.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    out = tmp_path / "out.jsonl"
+    res = kgcite("run", "--dataset", str(qa), "--kg", str(kb), "--path-scorer", "zero-shot", "--out", str(out), "--no-cache")
+    assert res.returncode == 0, res.stderr
+    assert "kgcite eval answers" in res.stdout
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [sorted(r["predicted"]) for r in rows] == [["Harbor Press", "Northwind"], ["Aarhus"], []]
+    assert sorted(map(tuple, rows[0]["citations"])) == [("Salt Roads", "published_by", "Northwind"), ("Salt Roads", "written_by", "Ines Calder"),
+                                                        ("The Glass Orchard", "published_by", "Harbor Press"), ("The Glass Orchard", "written_by", "Ines Calder")]
+    assert all(len(p) == 2 for p in rows[0]["answer_paths"].values())
+    assert "[NA]" in rows[2]["answer"] and rows[2]["llm_calls"] == 0
+    res = kgcite("eval", "answers", "--answers", str(out), "--json")
+    assert res.returncode == 0, res.stderr
+    m = json.loads(res.stdout)
+    assert m["n"] == 3 and m["hits_at_1"] == pytest.approx(2 / 3) and m["citation_correctness"] == 1.0 and m["path_cited"] == 1.0
+    assert m["na_rate"] == pytest.approx(1 / 3)
+
+
+def test_ask_a_two_hop_question_of_a_graph_file(tmp_path: Path) -> None:
+    from tests.retrieve.test_paths import BOOKS
+
+    kb = tmp_path / "books.tsv"
+    kb.write_text(BOOKS)
+    res = kgcite("ask", "--kg", str(kb), "--path-scorer", "zero-shot", "--no-cache", "--topic", "Night Ferry",
+                 "where was the writer of Night Ferry born")
+    assert res.returncode == 0, res.stderr
+    assert "Night Ferry" in res.stdout and "Aarhus" in res.stdout
+    assert "[1] Night Ferry · written by · Tomas Reyl" in res.stdout and "[2] Tomas Reyl · born in · Aarhus" in res.stdout
+
+
+def test_eval_answers_names_a_line_without_predictions(tmp_path: Path) -> None:
+    bad = tmp_path / "a.jsonl"
+    bad.write_text(json.dumps({"id": "1", "answers": ["x"]}) + "\n")
+    res = kgcite("eval", "answers", "--answers", str(bad))
+    assert res.returncode == 2 and "a.jsonl:1" in res.stderr and "predicted" in res.stderr

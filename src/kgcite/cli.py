@@ -44,6 +44,8 @@ def _open(args: argparse.Namespace) -> SparqlStore:
     if getattr(args, "kg", None):
         from kgcite.cli_retrieve import open_kg
 
+        if getattr(args, "store", None) or getattr(args, "endpoint", None):
+            raise InputError("--kg", None, None, "give one graph: --kg, --store or --endpoint")
         return open_kg(args.kg)
     if getattr(args, "endpoint", None):
         return open_store(args.endpoint, args.scheme)
@@ -271,7 +273,7 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
     in_graph = None
     if len(graphs) == 1 and (where := graphs.pop()):
         store = _open_graph_name(where)
-        in_graph = lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))  # noqa: E731
+        in_graph = lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))
     metrics = answer_metrics(rows, in_graph)
     if args.json:
         print(json.dumps(metrics, indent=1))
@@ -344,8 +346,7 @@ def _store_options(p: argparse.ArgumentParser) -> None:
 
 def graph_options(p: argparse.ArgumentParser) -> None:
     """After :func:`_model_options`: a graph file loaded in memory, and how relation paths are scored."""
-    where = [g for g in p._mutually_exclusive_groups if any(a.dest == "store" for a in g._group_actions)][0]
-    where.add_argument("--kg", metavar="FILE|DIR",
+    p.add_argument("--kg", metavar="FILE|DIR",
                        help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
                             "loaded in memory, or a store folder")
     p.add_argument("--path-scorer", metavar="NAME|DIR", default=None,

@@ -31,8 +31,8 @@ from kgcite.generate.citations import (
     parse_answer,
     with_context,
 )
-from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.paths import path_sentences
+from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.statements import Gap, Statements, compose
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents

@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -47,71 +47,87 @@ def question_tokens(question: str) -> list[str]:
     return out
 
 
-def relation_mentions(question: str, relations: Sequence[str]) -> Counter[str]:
-    """How many times the question names each relation. Adjacent words ("imdb rating") are one
-    mention, and so are words naming different parts of one name ("released … years"); the
-    same part twice ("written by the writer of") is two. A sharing word ("same director")
-    doubles the mention nearest after it, if single: that relation is walked there and back."""
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Words of the question that name a relation: where, and which relations they may mean
+    ("founded" may be ``founder``, ``founded`` or ``inception``; one hop covers it)."""
+
+    at: int
+    relations: frozenset[str]
+
+
+def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
+    """The relation mentions of a question. Adjacent words are one mention ("imdb rating": the
+    relations both fit); words naming different parts of one name are one ("released … years");
+    the same part twice is two ("written by the writer of"). A sharing word ("same director")
+    doubles the mention nearest after it, unless its relations are named twice already: that
+    relation is walked there and back."""
     tokens = question_tokens(question)
-    out: Counter[str] = Counter()
-    runs: list[tuple[int, str]] = []  # (position, relation) of each counted mention
-    for r in relations:
-        own = relation_words(r)
-        seen: set[str] = set()
-        last = -2
-        for i, q in enumerate(tokens):
-            matched = {w for w in own if q and not q.startswith("<") and _same(q, w)}
-            if not matched:
-                continue
-            if i != last + 1 and (not seen or matched & seen):
-                out[r] += 1
-                runs.append((i, r))
-            seen |= matched
-            last = i
-    for at in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
-        after = sorted((p, r) for p, r in runs if p > at) or sorted(runs, reverse=True)
-        if after and out[after[0][1]] == 1:
-            out[after[0][1]] += 1
-    return +out
+    own = {r: relation_words(r) for r in relations}
+    found: list[tuple[int, dict[str, set[str]]]] = []  # (position, relation → the name words it matched)
+    for i, q in enumerate(tokens):
+        if not q or q.startswith("<"):
+            continue
+        hit = {r: {w for w in ws if _same(q, w)} for r, ws in own.items()}
+        hit = {r: m for r, m in hit.items() if m}
+        if not hit:
+            continue
+        if found and found[-1][0] == i - 1:  # adjacent: one mention, the relations both words fit
+            last = found[-1][1]
+            both = {r: last[r] | m for r, m in hit.items() if r in last}
+            found[-1] = (i, both or {**last, **hit})
+            continue
+        other_part = next(
+            (k for k, (_, m) in enumerate(found) if set(hit) <= set(m) and all(not (hit[r] & m[r]) for r in hit)), None
+        )
+        if other_part is not None:
+            _, m = found[other_part]
+            found[other_part] = (found[other_part][0], {r: m[r] | hit.get(r, set()) for r in m})
+            continue
+        found.append((i, hit))
+    mentions = [Mention(at, frozenset(m)) for at, m in found]
+    for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
+        after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
+        target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
+        if target is not None and sum(bool(m.relations & target.relations) for m in mentions) == 1:
+            mentions.append(target)
+    return mentions
 
 
-def mention_order(question: str, relations: Sequence[str]) -> list[str]:
-    """The relations named, nearest to the topic mention first: English names a chain's first
-    hop next to its topic ("directors of films written by the writer of X": written, written,
-    directed). Empty when the question has no masked topic."""
+def mention_order(question: str, mentions: Sequence[Mention]) -> list[frozenset[str]]:
+    """The mentions' relations, nearest to the topic mention first: English names a chain's
+    first hop next to its topic ("directors of films written by the writer of X": written,
+    written, directed). Empty when the question has no masked topic."""
     tokens = question_tokens(question)
     if "<topic>" not in tokens:
         return []
     at = tokens.index("<topic>")
-    named = []
-    for r in relations:
-        own = relation_words(r)
-        named += [(abs(i - at), r) for i, q in enumerate(tokens) if q and not q.startswith("<") and any(_same(q, w) for w in own)]
-    out: list[str] = []
-    for _, r in sorted(named):
-        if not out or out[-1] != r or True:
-            out.append(r)
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(m.relations for m in sorted(mentions, key=lambda m: abs(m.at - at))))
 
 
-def order_agreement(chain: Chain, order: Sequence[str]) -> float:
-    """1 when the chain's first hop is the relation named nearest the topic and its distinct
-    relations follow in the named order, 0.5 for the first hop alone, else 0."""
-    if not order or not chain:
+def order_agreement(chain: Chain, order: Sequence[frozenset[str]]) -> float:
+    """1 when the chain's first hop is named nearest the topic and its distinct relations are
+    named in walking order, 0.5 for the first hop alone, else 0."""
+    if not order or not chain or chain[0].relation not in order[0]:
         return 0.0
     distinct = list(dict.fromkeys(s.relation for s in chain))
-    if chain[0].relation != order[0]:
-        return 0.0
-    return 1.0 if distinct == [r for r in order if r in distinct] else 0.5
+    rank = {r: min((k for k, rs in enumerate(order) if r in rs), default=len(order)) for r in distinct}
+    return 1.0 if [rank[r] for r in distinct] == sorted(rank[r] for r in distinct) else 0.5
 
 
-def mention_f1(chain: Chain, asked: Counter[str]) -> float:
-    """F1 of the chain's relations (a bag) against the relations the question names."""
-    have = Counter(s.relation for s in chain)
-    overlap = sum((have & asked).values())
-    if not overlap:
+def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
+    """F1 of a matching between the chain's hops and the question's mentions: a hop covers one
+    mention whose relations include its own (mentions with fewer readings matched first)."""
+    free = [s.relation for s in chain]
+    matched = 0
+    for m in sorted(mentions, key=lambda m: len(m.relations)):
+        k = next((k for k, r in enumerate(free) if r in m.relations), None)
+        if k is not None:
+            free.pop(k)
+            matched += 1
+    if not matched:
         return 0.0
-    precision, recall = overlap / len(chain), overlap / sum(asked.values())
+    precision, recall = matched / len(chain), matched / len(mentions)
     return 2 * precision * recall / (precision + recall)
 
 
@@ -149,7 +165,7 @@ class ZeroShotPathScorer:
             return np.zeros(0, dtype=np.float32)
         vocabulary = list(dict.fromkeys([*self.relations, *(s.relation for c in chains for s in c)]))
         asked = relation_mentions(question, vocabulary)
-        order = mention_order(question, list(asked))
+        order = mention_order(question, asked)
         out = np.array(
             [mention_f1(c, asked) + self.order_weight * order_agreement(c, order) - self.length_cost * len(c) for c in chains],
             dtype=np.float32,

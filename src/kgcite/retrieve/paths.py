@@ -67,6 +67,7 @@ class PathAnswer:
     id: str
     label: str
     triples: tuple[Triple, ...]
+    walks: int = 1  # how many walks along the chain reach it
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +130,9 @@ class PathResult:
         }
 
 
-#: A layer of the walk: entity reached → the triple that reached it and the entity it came from.
-Layer = dict[str, tuple[Triple, str]]
+#: A layer of the walk: entity reached → the first triple that reached it, the entity it came
+#: from, and how many walks reached it (answers reached by more walks rank first).
+Layer = dict[str, tuple[Triple, str, int]]
 
 
 def _topic_mask(question: str, topics: Sequence[Entity]) -> str:
@@ -158,6 +160,32 @@ class PathReasoner:
         self, store: KGStore, scorer: PathScorer, config: PathConfig = PathConfig(), *, reranker: PathScorer | None = None
     ) -> None:
         self.store, self.scorer, self.config, self.reranker = store, scorer, config, reranker
+        self._by_name: dict[str, str | None] = {}
+        self._names: dict[str, str] = {}
+        self._literal: bool | None = None
+
+    # -- graphs that link by name -------------------------------------------------------------
+    @property
+    def links_by_name(self) -> bool:
+        """A graph whose values are names, not entity ids (BioKaLMA JSON, CSV exports): the walk
+        then goes on from the one entity a value names. Decided once from a sample of triples."""
+        if self._literal is None:
+            sample = self.store.match(limit=200)
+            self._literal = bool(sample) and sum(t.object_id is not None for t in sample) < len(sample) / 10
+        return self._literal
+
+    def _named(self, value: str) -> str | None:
+        """The one entity whose label is ``value`` (case-insensitive), or None (none, or namesakes)."""
+        if value not in self._by_name:
+            exact = [e for e in self.store.entities_by_label(value, limit=3) if e.label.lower() == value.lower()]
+            self._by_name[value] = exact[0].id if len(exact) == 1 else None
+        return self._by_name[value]
+
+    def _name(self, node: str) -> str | None:
+        if node not in self._names:
+            e = self.store.entity(node)
+            self._names[node] = e.label if e else ""
+        return self._names[node] or None
 
     @property
     def name(self) -> str:
@@ -230,6 +258,9 @@ class PathReasoner:
         for node in self._frontier(start, layers)[: self.config.relation_sample]:
             for relation, inverse, _ in self.store.relation_degrees(node):
                 found.setdefault(Step(relation, inverse))
+            if self.links_by_name and (name := self._name(node)):
+                for t in self.store.match(value=name, limit=200):
+                    found.setdefault(Step(t.relation, True))
         return list(found)
 
     def _walk(self, start: str, layers: list[Layer], step: Step) -> tuple[Layer, bool]:
@@ -241,26 +272,31 @@ class PathReasoner:
         for node in frontier[: self.config.max_frontier]:
             if step.inverse:
                 triples = self.store.match(relation=step.relation, object_id=node)
+                if not triples and self.links_by_name and (name := self._name(node)):
+                    triples = [t for t in self.store.match(relation=step.relation, value=name) if t.object_id is None]
                 pairs = [(t.subject_id, t) for t in triples]
             else:
                 triples = self.store.match(subject_id=node, relation=step.relation)
-                pairs = [(t.object_id or f"\x00{t.object_value}", t) for t in triples]
+                by_name = self.links_by_name
+                pairs = [(t.object_id or (by_name and self._named(t.object_value)) or f"\x00{t.object_value}", t) for t in triples]
             for target, t in pairs:
-                layer.setdefault(target, (t, node))
+                first = layer.get(target)
+                layer[target] = (t, node, 1) if first is None else (first[0], first[1], first[2] + 1)
         return layer, cut
 
     def _answers(self, start: str, layers: list[Layer]) -> list[PathAnswer]:
-        """End entities (never the topic itself), each with its chain of triples, in walk order."""
+        """End entities (never the topic itself), each with its chain of triples; those reached
+        by more walks first ("films sharing most actors with X"), then in walk order."""
         out = []
-        for target, (triple, _) in layers[-1].items():
+        for target, (triple, _, walks) in sorted(layers[-1].items(), key=lambda kv: -kv[1][2]):
             if target == start:
                 continue
             chain, node = [], target
             for layer in reversed(layers):
-                t, node = layer[node]
+                t, node, _ = layer[node]
                 chain.append(t)
             label = triple.subject_label if target == triple.subject_id else triple.object_value
-            out.append(PathAnswer(target.lstrip("\x00"), label, tuple(reversed(chain))))
+            out.append(PathAnswer(target.lstrip("\x00"), label, tuple(reversed(chain)), walks))
         return out
 
     def _constrained(
@@ -295,7 +331,7 @@ class PathReasoner:
             near = t.subject_id if t.object_id == other.id else t.object_id
             if near in by_id and near not in kept:
                 a = by_id[near]
-                kept[near] = PathAnswer(a.id, a.label, (*a.triples, t))
+                kept[near] = PathAnswer(a.id, a.label, (*a.triples, t), a.walks)
                 step = step or Step(t.relation, inverse=t.subject_id == other.id)
         return [kept[a.id] for a in answers if a.id in kept], step
 

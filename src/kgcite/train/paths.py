@@ -19,11 +19,13 @@ from pathlib import Path
 
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.retrieve.paths import Chain, PathConfig, PathReasoner, Step, _topic_mask, chain_text
+from kgcite.evaluate.lexicon import property_label
+from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, _topic_mask, chain_text
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
 
 LABELS = ["irrelevant", "relevant"]
+PATHS_RECIPE = TrainConfig(epochs=1, max_length=64)  # the shipped model's
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,7 @@ class QAItem:
     question: str
     topic: Entity
     answers: tuple[str, ...]
+    chain: Chain | None = None  # known gold (generated questions); None: recovered from the answers
 
 
 class _Walker(PathReasoner):
@@ -74,7 +77,7 @@ def gold_chain(chains: dict[Chain, frozenset[str]], answers: Iterable[str]) -> C
 
 
 def path_pairs(
-    store: KGStore, items: Sequence[QAItem], *, depth: int = 2, negatives: int = 5, seed: int = 0, source: str = "", cap: int = 300
+    store: KGStore, items: Sequence[QAItem], *, depth: int = 2, negatives: int = 4, seed: int = 0, source: str = "", cap: int = 300
 ) -> tuple[list[LabelledPair], int]:
     """Pairs ``(masked question, chain text)``; returns them and the number of items skipped
     because no chain (or more than one) reproduces their answers. Chains are walked to ``depth``;
@@ -87,15 +90,19 @@ def path_pairs(
     skipped = 0
     for it in items:
         chains = walker.chains(it.topic.id, depth)
-        gold = gold_chain(chains, it.answers)
+        gold = it.chain or gold_chain(chains, it.answers)
         if gold is None:
             skipped += 1
             continue
         question = _topic_mask(it.question, [it.topic])
         pairs.append(LabelledPair(question, chain_text(gold), "relevant", source))
-        wrong = [c for c, ends in chains.items() if ends != chains[gold]]
-        longer = [(*gold, rng.choice(vocabulary))] if len(gold) == depth else []
+        right = frozenset(a.lower() for a in it.answers)
+        wrong = [c for c, ends in chains.items() if ends != right and c != gold]
+        longer = [(*gold, rng.choice(vocabulary))] if len(gold) >= depth else []
+        swapped = [tuple(rng.choice(vocabulary) if i == k else s for i, s in enumerate(gold)) for k in [rng.randrange(len(gold))]]
         near = [c for c in wrong if c[: len(gold)] == gold or gold[: len(c)] == c] + longer
+        if len(gold) > depth:  # not walked: its prefixes and a one-step change stand for the near misses
+            near += [gold[:k] for k in range(1, len(gold))] + [c for c in swapped if c != gold]
         rest = [c for c in wrong if c not in near]
         picked = near[:2] + rng.sample(rest, min(len(rest), negatives - min(2, len(near))))
         pairs += [LabelledPair(question, chain_text(c), "irrelevant", source) for c in picked]
@@ -104,43 +111,93 @@ def path_pairs(
 
 # -- questions generated from any graph (BioKaLMA, a user's graph) ---------------------------------
 
-_FORWARD = ["What is the {r} of {e}?", "{e}'s {r} is what?", "Which {r} does {e} have?", "Tell me the {r} of {e}."]
-_INVERSE = ["Whose {r} is {e}?", "What has {e} as its {r}?", "Which entities have {r} {e}?"]
-_TWO = ["What is the {r2} of the {r1} of {e}?", "The {r1} of {e} has which {r2}?", "Name the {r2} of {e}'s {r1}."]
+_ASK = ["What is {np}?", "Which are {np}?", "Name {np}.", "Tell me {np}.", "{np}: what is it?", "Who or what is {np}?"]
 
 
-def generated_questions(store: KGStore, entities: Sequence[Entity], *, n: int, seed: int = 0) -> Iterator[QAItem]:
-    """Template questions over a graph's own relations: one hop either way, two hops forwards.
-    Answers are what the chain reaches, so every item is reproducible by construction."""
+def describe(chain: Chain, topic: str, rng: random.Random) -> str:
+    """A noun phrase for the chain's end, built hop by hop from the topic out of the relations'
+    own names: ``the release year of the things that share director with X``. Clumsy English on
+    purpose: the model must learn to read relation names and count hops, not one graph's phrasing."""
+    np_ = topic
+    i = 0
+    while i < len(chain):
+        step = chain[i]
+        label = property_label(step.relation)
+        if i + 1 < len(chain) and chain[i + 1] == Step(step.relation, not step.inverse):
+            np_ = rng.choice(["the things that share {r} with {x}", "what else has the same {r} as {x}"]).format(r=label, x=np_)
+            i += 2
+            continue
+        if step.inverse:
+            np_ = rng.choice(["the things with {r} {x}", "what has {r} {x}", "the ones whose {r} is {x}"]).format(r=label, x=np_)
+        else:
+            np_ = rng.choice(["the {r} of {x}", "{x}'s {r}"]).format(r=label, x=np_)
+        i += 1
+    return np_
+
+
+def random_chain(store: KGStore, start: str, hops: int, rng: random.Random) -> Chain | None:
+    """A chain of ``hops`` steps that the graph can walk from ``start`` (picked at random, no
+    ``r, r⁻¹, r``), or None where a walk dead-ends."""
+    chain: list[Step] = []
+    node = start
+    for _ in range(hops):
+        options = [Step(r, inv) for r, inv, _ in store.relation_degrees(node)]
+        options = [o for o in options if not (len(chain) >= 2 and chain[-2] == o and chain[-1] == Step(o.relation, not o.inverse))]
+        if not options:
+            return None
+        step = rng.choice(options)
+        nxt = store.match(relation=step.relation, object_id=node, limit=5) if step.inverse else store.match(subject_id=node, relation=step.relation, limit=5)
+        targets = [t.subject_id if step.inverse else t.object_id for t in nxt]
+        targets = [t for t in targets if t]
+        if not targets:
+            if len(chain) + 1 == hops:
+                chain.append(step)
+                return tuple(chain)
+            return None
+        chain.append(step)
+        node = rng.choice(targets)
+    return tuple(chain)
+
+
+def generated_questions(
+    store: KGStore, entities: Sequence[Entity], *, n: int, seed: int = 0, max_hops: int = 3, max_answers: int = 10
+) -> Iterator[QAItem]:
+    """Template questions over a graph's own relations, 1 to ``max_hops`` hops (as many of each),
+    with their chain known: the answers are what it reaches (at most ``max_answers``)."""
     rng = random.Random(seed)
     walker = _Walker(store, 200)
     made = 0
-    for e in rng.sample(list(entities), len(entities)):
+    pool = list(entities)
+    for attempt in range(n * 20):
         if made >= n:
             return
-        chains = {c: ends for c, ends in walker.chains(e.id, 2).items() if ends and len(ends) <= 5}
-        if not chains:
+        e = rng.choice(pool)
+        hops = 1 + made % max_hops
+        chain = random_chain(store, e.id, hops, rng)
+        if chain is None:
             continue
-        chain = rng.choice(sorted(chains, key=chain_text))
-        label = lambda s: s.relation.replace("_", " ")  # noqa: E731
-        if len(chain) == 1:
-            pool = _INVERSE if chain[0].inverse else _FORWARD
-            text = rng.choice(pool).format(r=label(chain[0]), e=e.label)
-        elif not any(s.inverse for s in chain):
-            text = rng.choice(_TWO).format(r1=label(chain[0]), r2=label(chain[1]), e=e.label)
+        layers: list[Layer] = []
+        for step in chain:
+            layer, cut = walker._walk(e.id, layers, step)
+            if not layer or cut:
+                break
+            layers.append(layer)
         else:
-            continue
-        made += 1
-        yield QAItem(text, e, tuple(sorted(chains[chain])))
+            answers = sorted({a.label for a in walker._answers(e.id, layers)})
+            if 0 < len(answers) <= max_answers:
+                made += 1
+                yield QAItem(rng.choice(_ASK).format(np=describe(chain, e.label, rng)), e, tuple(answers), chain)
 
 
 # -- the shipped recipe --------------------------------------------------------------------------
 
 
-def shipped_training_pairs(n_metaqa: int = 8000, n_biokalma: int = 3000, seed: int = 0) -> tuple[list[LabelledPair], dict[str, int]]:
+def shipped_training_pairs(
+    n_metaqa: int = 4000, n_generated: int = 6000, n_biokalma: int = 2000, seed: int = 0
+) -> tuple[list[LabelledPair], dict[str, int]]:
     """MetaQA's 2-hop *dev* questions (the shipped data has no train split; the test splits are
-    never used) and template questions generated from BioKaLMA's graph. Returns the pairs and
-    counts per source."""
+    never read), template questions of 1–3 hops generated from the MetaQA graph and from
+    BioKaLMA's. Returns the pairs and counts per source."""
     from kgcite.bench.metaqa import read_questions
     from kgcite.kg.embedded import EmbeddedStore, biokalma_store
     from kgcite.kg.loaders import shipped_data
@@ -151,28 +208,30 @@ def shipped_training_pairs(n_metaqa: int = 8000, n_biokalma: int = 3000, seed: i
     random.Random(seed).shuffle(questions)
     items = [QAItem(q.question, e, q.answers) for q in questions[:n_metaqa] if (e := metaqa.entity(q.topic))]
     pairs, skipped = path_pairs(metaqa, items, seed=seed, source="metaqa-2hop-dev")
+    counts = {"metaqa_dev_questions": len(items), "metaqa_dev_skipped": skipped}
     bio, _ = biokalma_store()
-    entities = [e for e in (bio.entity(i) for i in _entity_ids(bio)) if e is not None]
-    generated = list(generated_questions(bio, entities, n=n_biokalma, seed=seed))
-    bio_pairs, bio_skipped = path_pairs(bio, generated, seed=seed, source="biokalma-generated")
-    counts = {
-        "metaqa_questions": len(items), "metaqa_skipped": skipped,
-        "biokalma_questions": len(generated), "biokalma_skipped": bio_skipped,
-        "pairs": len(pairs) + len(bio_pairs),
-    }
-    return pairs + bio_pairs, counts
+    for name, store, n in (("metaqa_generated", metaqa, n_generated), ("biokalma_generated", bio, n_biokalma)):
+        entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
+        generated = list(generated_questions(store, entities, n=n, seed=seed))
+        got, skipped = path_pairs(store, generated, seed=seed, source=name)
+        pairs += got
+        counts[f"{name}_questions"], counts[f"{name}_skipped"] = len(generated), skipped
+    counts["pairs"] = len(pairs)
+    return pairs, counts
 
 
-def _entity_ids(store: KGStore) -> list[str]:
-    """Subjects of the graph's triples (the entities a question can start from)."""
-    return sorted({t.subject_id for r in store.relations() for t in store.match(relation=r)})
+def _entity_ids(store: KGStore, limit: int, seed: int) -> list[str]:
+    """Up to ``limit`` entities of the graph (subjects and entity objects), sampled: where a
+    question may start."""
+    ids = sorted({i for r in store.relations() for t in store.match(relation=r) for i in (t.subject_id, t.object_id) if i})
+    return random.Random(seed).sample(ids, min(limit, len(ids)))
 
 
 def train_paths(
     out_dir: str | Path,
     pairs: Sequence[LabelledPair],
     counts: dict[str, int],
-    config: TrainConfig = TrainConfig(epochs=1, max_length=64),
+    config: TrainConfig = PATHS_RECIPE,
 ) -> Path:
     """Train, export int8 ONNX to ``out_dir/onnx`` with ``train.json`` (data counts, config, time)."""
     out = Path(out_dir)

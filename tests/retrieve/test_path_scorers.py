@@ -1,0 +1,68 @@
+"""The zero-shot path scorer's reading of a question: which relations it names, how often, in what order."""
+
+from __future__ import annotations
+
+from kgcite.retrieve.path_scorers import (
+    ZeroShotPathScorer,
+    mention_f1,
+    mention_order,
+    order_agreement,
+    relation_mentions,
+)
+from kgcite.retrieve.paths import Step
+
+RELATIONS = ["written_by", "directed_by", "release_year", "in_language", "has_imdb_rating", "has_imdb_votes"]
+
+
+def named(question: str, relations: list[str] = RELATIONS) -> list[set[str]]:
+    return [set(m.relations) for m in relation_mentions(question, relations)]
+
+
+def test_a_relation_named_twice_counts_twice_parts_of_one_name_once() -> None:
+    assert named("who directed the films written by the writer of X") == [{"directed_by"}, {"written_by"}, {"written_by"}]
+    assert named("what were the release years of films released with X") == [{"release_year"}, {"release_year"}]
+    assert named("the films of X were released in which years") == [{"release_year"}]
+
+
+def test_adjacent_words_are_one_mention_of_the_relations_both_fit() -> None:
+    assert named("what is the imdb rating of X") == [{"has_imdb_rating"}]
+    assert named("what is the imdb of X") == [{"has_imdb_rating", "has_imdb_votes"}]
+
+
+def test_one_word_may_mean_several_relations_and_is_covered_once() -> None:
+    rels = ["founder", "founded", "inception", "born_in"]
+    mentions = relation_mentions("where was the founder of X born", rels)
+    assert [set(m.relations) for m in mentions] == [{"founder", "founded", "inception"}, {"born_in"}]
+    assert mention_f1((Step("founder"), Step("born_in")), mentions) == 1.0
+    assert mention_f1((Step("founder"), Step("founded", True), Step("inception")), mentions) == 0.4
+
+
+def test_a_sharing_word_doubles_the_next_single_mention() -> None:
+    assert named("which films share the same director with X") == [{"directed_by"}, {"directed_by"}]
+    assert named("the director of X also directed which films") == [{"directed_by"}, {"directed_by"}]  # not 3
+
+
+def test_f1_of_bags() -> None:
+    asked = relation_mentions("who directed the films written by the writer of X", RELATIONS)
+    gold = (Step("written_by"), Step("written_by", True), Step("directed_by"))
+    assert mention_f1(gold, asked) == 1.0
+    assert mention_f1((Step("directed_by"),), asked) == 0.5
+    assert mention_f1((Step("in_language"),), asked) == 0.0
+
+
+def test_the_first_hop_is_named_next_to_the_topic() -> None:
+    q = "who are the directors of films whose writers also wrote X"
+    order = mention_order(q, relation_mentions(q, RELATIONS))
+    assert order == [{"written_by"}, {"directed_by"}]
+    assert order_agreement((Step("written_by"), Step("written_by", True), Step("directed_by")), order) == 1.0
+    assert order_agreement((Step("directed_by"), Step("directed_by", True), Step("written_by")), order) == 0.0
+    assert mention_order("who directed it", relation_mentions("who directed it", RELATIONS)) == []  # no masked topic: no order
+
+
+def test_scores_compare_across_lengths_and_prefer_named_relations() -> None:
+    scorer = ZeroShotPathScorer(RELATIONS)
+    q = "which languages are the films directed by X in"
+    chains = [(Step("directed_by"),), (Step("directed_by", True), Step("in_language")), (Step("in_language"),)]
+    scores = scorer.scores(q, chains)
+    assert scores.argmax() == 1
+    assert scorer.scores(q, []).shape == (0,)
