@@ -83,7 +83,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
         epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
     )
     if not args.qa:
-        pairs, counts = shipped_training_pairs(seed=args.seed)
+        pairs, counts = shipped_training_pairs(seed=args.seed, graphs=args.graphs)
     else:
         if len(args.qa) != len(args.kg or []):
             raise InputError("--kg", None, None, "give one --kg for each --qa (the graph its questions are about)")
@@ -264,11 +264,14 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
         help="train the relation-path cross-encoder (question, relation chain) and export int8 ONNX",
         description='Needs the train extra: python -m pip install -e ".[train]". Gold chains are recovered from the '
         "answers: the shortest chain from the topic that reaches exactly them (ambiguous questions are skipped and "
-        "counted). Without --qa: the shipped recipe (MetaQA 2-hop dev questions + questions generated from BioKaLMA).",
+        "counted). Without --qa: the shipped recipe (MetaQA 2-hop dev questions, and 1-3 hop questions generated "
+        "from the MetaQA and BioKaLMA graphs; MetaQA test splits are never read).",
     )
     tp.add_argument("--qa", action="append", metavar="TRAIN.jsonl",
                     help='{"question", "answers": [labels], "topic": [labels or ids]} lines (repeatable, each with its --kg)')
     tp.add_argument("--kg", action="append", metavar="FILE|DIR", help="the graph of the --qa file in the same position")
+    tp.add_argument("--graphs", nargs="+", choices=["metaqa", "biokalma"], default=["metaqa", "biokalma"],
+                    help="without --qa: the shipped graphs to train on (default both; one alone for leave-one-graph-out)")
     _train_options(tp, epochs=1, lr=5e-5)
     tp.add_argument("--max-length", type=int, default=64, help="tokens of question + chain (default 64)")
     tp.set_defaults(func=cmd_train_paths)

@@ -33,7 +33,7 @@ from kgcite.retrieve.documents import (
 )
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
-from kgcite.retrieve.path_scorers import CrossEncoderPathScorer, ZeroShotPathScorer
+from kgcite.retrieve.path_scorers import CrossEncoderPathScorer, ZeroShotPathScorer, graph_examples
 from kgcite.retrieve.paths import PathReasoner
 from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.retriever import KGRetriever
@@ -105,7 +105,7 @@ class Runtime:
         spec = self.path_scorer
         if spec == "off":
             return None
-        zero_shot = ZeroShotPathScorer(self.kg.relations(), EmbeddingScorer(self.vectors))
+        zero_shot = ZeroShotPathScorer(self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg))
         if spec == "zero-shot":
             return PathReasoner(self.kg, zero_shot)
         model = shipped_path_scorer_dir() if spec in (None, "", "trained", "kgcite") else Path(spec)

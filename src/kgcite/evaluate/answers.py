@@ -4,7 +4,8 @@ A row is one line of ``kgcite run``'s output: gold ``answers``, the ``predicted`
 first, the ``answer_paths`` (label → the ``[subject, property, value]`` triples citing it) and
 the ``topic`` labels. Names are compared case-insensitively, ``_`` read as a space.
 
-- ``hits_at_1``: the first predicted answer is gold (KGQA's headline number);
+- ``hits_at_1``: the first predicted answer is gold (KGQA's headline number); where the gold
+  is empty (the graph does not hold the answer), predicting nothing is the hit;
 - ``answer_precision`` / ``answer_recall`` / ``answer_f1``: per question, averaged (an
   unanswered question scores 0 on all three);
 - ``citation_correctness``: cited triples the graph holds, over all cited triples;
@@ -27,8 +28,11 @@ def norm(name: str) -> str:
 
 
 def set_scores(predicted: Sequence[str], gold: Iterable[str]) -> tuple[float, float, float]:
-    """(precision, recall, F1) of a predicted answer set."""
+    """(precision, recall, F1) of a predicted answer set; nothing predicted where the gold is
+    empty (the graph does not hold the answer) is right: 1, 1, 1."""
     p, g = {norm(x) for x in predicted}, {norm(x) for x in gold}
+    if not p and not g:
+        return 1.0, 1.0, 1.0
     hit = len(p & g)
     if not hit:
         return 0.0, 0.0, 0.0
@@ -68,7 +72,7 @@ def answer_metrics(rows: Sequence[Mapping[str, Any]], in_graph: Callable[[CitedT
         predicted = [str(x) for x in row.get("predicted") or []]
         gold = [str(x) for x in row.get("answers") or []]
         gold_n = {norm(g) for g in gold}
-        hits += bool(predicted) and norm(predicted[0]) in gold_n
+        hits += (norm(predicted[0]) in gold_n) if predicted else not gold_n
         prf.append(set_scores(predicted, gold))
         na += not predicted
         llm_calls.append(float(row.get("llm_calls") or 0))

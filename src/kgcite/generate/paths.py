@@ -30,5 +30,5 @@ def path_sentences(result: PathResult, shown: int = 3) -> tuple[Sentence, ...]:
             key = (*t.key, t.object_id)
             if key not in stated:
                 stated.add(key)
-                out.append(Sentence(verbalize(t).rstrip("."), cite_triples([t.key])))
+                out.append(Sentence(verbalize(t), cite_triples([t.key])))
     return tuple(out)

@@ -281,12 +281,15 @@ class GroundedGenerator(Generator):
         )
 
     def _route(self, retrieval: Retrieval, plan: Statements) -> PathResult | None:
-        """A path answer replaces the one-hop statements when its chain is longer than one hop,
-        or when the statements found nothing the question asked and a one-hop chain did."""
+        """A path answer replaces the one-hop statements of a one-part question when its chain is
+        longer than one hop, or when the statements found nothing asked and a one-hop chain did.
+        Two-part questions ("When was X born and who is her husband?") keep the statements."""
         if self.paths is None or not retrieval.linked:
             return None
+        if retrieval.analysis is not None and len(retrieval.analysis.parts) > 1:
+            return None
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked])
-        if result.best is None:
+        if result.best is None or not result.answers:
             return None
         if len(result.best.chain) > 1 or not any(not s.na for s in plan.sentences):
             return result

@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from kgcite.evaluate.lexicon import LEXICON, property_label
+from kgcite.kg.store import KGStore
 from kgcite.models.rerank import CachedReranker
-from kgcite.retrieve.paths import Chain, chain_text
+from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import TextScorer, _same, content_stems, words
 
 #: Words saying that the answer shares a value with the topic ("films that share directors
@@ -131,6 +133,19 @@ def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]]:
+    """A few distinct values a step reaches in the graph (objects forwards, subjects backwards),
+    looked up once per step: what :class:`ZeroShotPathScorer` shows the bi-encoder."""
+
+    @functools.cache
+    def examples(step: Step) -> tuple[str, ...]:
+        triples = store.match(relation=step.relation, limit=50)
+        values = [t.subject_label if step.inverse else t.object_value for t in triples]
+        return tuple(dict.fromkeys(v for v in values if len(v) <= 40))[:n]
+
+    return examples
+
+
 class ZeroShotPathScorer:
     """``F1(named relations, chain relations) + weight × cosine(question, chain) - length_cost × hops``.
 
@@ -147,10 +162,24 @@ class ZeroShotPathScorer:
         order_weight: float = 0.1,
         length_cost: float = 0.02,
         threshold: float = 0.05,
+        examples: Callable[[Step], Sequence[str]] | None = None,
     ) -> None:
         self.relations = tuple(relations)
+        self.examples = examples
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight = order_weight
+        self._read: dict[tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]] = {}  # the beam asks 3 times
+
+    def read(self, question: str, extra: frozenset[str] = frozenset()) -> tuple[list[Mention], list[frozenset[str]]]:
+        """The question's relation mentions and their order, over the vocabulary (plus ``extra``
+        relations a chain uses that the vocabulary lacks); kept for the question's next depth."""
+        key = (question, extra)
+        if key not in self._read:
+            if len(self._read) > 10_000:
+                self._read.clear()
+            mentions = relation_mentions(question, [*self.relations, *sorted(extra)])
+            self._read[key] = mentions, mention_order(question, mentions)
+        return self._read[key]
 
     @property
     def name(self) -> str:
@@ -163,16 +192,22 @@ class ZeroShotPathScorer:
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         if not chains:
             return np.zeros(0, dtype=np.float32)
-        vocabulary = list(dict.fromkeys([*self.relations, *(s.relation for c in chains for s in c)]))
-        asked = relation_mentions(question, vocabulary)
-        order = mention_order(question, asked)
+        known = set(self.relations)
+        asked, order = self.read(question, frozenset(s.relation for c in chains for s in c if s.relation not in known))
         out = np.array(
             [mention_f1(c, asked) + self.order_weight * order_agreement(c, order) - self.length_cost * len(c) for c in chains],
             dtype=np.float32,
         )
         if self.embedding is not None and self.weight:
-            out += self.weight * self.embedding.scores(question, [chain_text(c) for c in chains])
+            out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
+
+    def text(self, chain: Chain) -> str:
+        """The chain as the bi-encoder reads it: with a few values its last hop reaches in this
+        graph, when ``examples`` gives them ("has genre (e.g. Drama, Comedy)" is nearer to "what
+        kind of film is X" than the bare name)."""
+        shown = self.examples(chain[-1]) if self.examples is not None and chain else ()
+        return chain_text(chain) + (f" (e.g. {', '.join(shown)})" if shown else "")
 
 
 class CrossEncoderPathScorer:

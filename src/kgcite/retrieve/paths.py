@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.evaluate.lexicon import property_label
+from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.store import KGStore
 
@@ -253,7 +254,8 @@ class PathReasoner:
         return list(layers[-1]) if layers else [start]
 
     def _steps(self, start: str, layers: list[Layer]) -> list[Step]:
-        """Relations around (a sample of) the entities a chain has reached."""
+        """Relations around (a sample of) the entities a chain has reached; never an entity's
+        own name (a walk through it comes back where it started)."""
         found: dict[Step, None] = {}
         for node in self._frontier(start, layers)[: self.config.relation_sample]:
             for relation, inverse, _ in self.store.relation_degrees(node):
@@ -261,7 +263,7 @@ class PathReasoner:
             if self.links_by_name and (name := self._name(node)):
                 for t in self.store.match(value=name, limit=200):
                     found.setdefault(Step(t.relation, True))
-        return list(found)
+        return [s for s in found if property_key(s.relation) != LABEL_PROPERTY]
 
     def _walk(self, start: str, layers: list[Layer], step: Step) -> tuple[Layer, bool]:
         """The next layer: every entity one ``step`` from the frontier (a literal ends the walk).

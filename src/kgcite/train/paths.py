@@ -17,9 +17,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.evaluate.lexicon import property_label
 from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, _topic_mask, chain_text
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
@@ -50,7 +50,7 @@ class _Walker(PathReasoner):
             nxt = []
             for chain, layers in level:
                 for step in self._steps(topic, layers):
-                    if len(chain) >= 2 and chain[-2] == step and chain[-1] == Step(step.relation, not step.inverse):
+                    if _back(chain, step):
                         continue
                     layer, _ = self._walk(topic, layers, step)
                     if not layer:
@@ -112,92 +112,99 @@ def path_pairs(
 # -- questions generated from any graph (BioKaLMA, a user's graph) ---------------------------------
 
 _ASK = ["What is {np}?", "Which are {np}?", "Name {np}.", "Tell me {np}.", "{np}: what is it?", "Who or what is {np}?"]
+#: Phrasings kept out of training: held-out questions are asked in these.
+_TEST_ASK = ["Can you say {np}?", "I would like to know {np}.", "Give {np}."]
+_PHRASES = {
+    "train": (["the things that share {r} with {x}", "what else has the same {r} as {x}"],
+              ["the things with {r} {x}", "what has {r} {x}", "the ones whose {r} is {x}"],
+              ["the {r} of {x}", "{x}'s {r}"]),
+    "test": (["anything having a {r} in common with {x}"],
+             ["whatever lists {x} as {r}", "the entities for which {x} is the {r}"],
+             ["the value of {r} for {x}"]),
+}
 
 
-def describe(chain: Chain, topic: str, rng: random.Random) -> str:
+def describe(chain: Chain, topic: str, rng: random.Random, style: str = "train") -> str:
     """A noun phrase for the chain's end, built hop by hop from the topic out of the relations'
     own names: ``the release year of the things that share director with X``. Clumsy English on
     purpose: the model must learn to read relation names and count hops, not one graph's phrasing."""
+    shared, backwards, forwards = _PHRASES[style]
     np_ = topic
     i = 0
     while i < len(chain):
         step = chain[i]
         label = property_label(step.relation)
         if i + 1 < len(chain) and chain[i + 1] == Step(step.relation, not step.inverse):
-            np_ = rng.choice(["the things that share {r} with {x}", "what else has the same {r} as {x}"]).format(r=label, x=np_)
+            np_ = rng.choice(shared).format(r=label, x=np_)
             i += 2
             continue
-        if step.inverse:
-            np_ = rng.choice(["the things with {r} {x}", "what has {r} {x}", "the ones whose {r} is {x}"]).format(r=label, x=np_)
-        else:
-            np_ = rng.choice(["the {r} of {x}", "{x}'s {r}"]).format(r=label, x=np_)
+        np_ = rng.choice(backwards if step.inverse else forwards).format(r=label, x=np_)
         i += 1
     return np_
 
 
-def random_chain(store: KGStore, start: str, hops: int, rng: random.Random) -> Chain | None:
-    """A chain of ``hops`` steps that the graph can walk from ``start`` (picked at random, no
-    ``r, r⁻¹, r``), or None where a walk dead-ends."""
+def random_chain(walker: _Walker, start: str, hops: int, rng: random.Random) -> tuple[Chain, list[Layer]] | None:
+    """A chain of ``hops`` steps the graph walks from ``start`` (picked at random, no
+    ``r, r⁻¹, r``, no hub cut on the way) with its layers, or None where a walk dead-ends."""
     chain: list[Step] = []
-    node = start
+    layers: list[Layer] = []
     for _ in range(hops):
-        options = [Step(r, inv) for r, inv, _ in store.relation_degrees(node)]
-        options = [o for o in options if not (len(chain) >= 2 and chain[-2] == o and chain[-1] == Step(o.relation, not o.inverse))]
+        options = [o for o in walker._steps(start, layers) if not _back(chain, o)]
         if not options:
             return None
         step = rng.choice(options)
-        nxt = store.match(relation=step.relation, object_id=node, limit=5) if step.inverse else store.match(subject_id=node, relation=step.relation, limit=5)
-        targets = [t.subject_id if step.inverse else t.object_id for t in nxt]
-        targets = [t for t in targets if t]
-        if not targets:
-            if len(chain) + 1 == hops:
-                chain.append(step)
-                return tuple(chain)
+        layer, cut = walker._walk(start, layers, step)
+        if not layer or cut:
             return None
         chain.append(step)
-        node = rng.choice(targets)
-    return tuple(chain)
+        layers.append(layer)
+    return tuple(chain), layers
+
+
+def _back(chain: Sequence[Step], step: Step) -> bool:
+    return len(chain) >= 2 and chain[-2] == step and chain[-1] == Step(step.relation, not step.inverse)
 
 
 def generated_questions(
-    store: KGStore, entities: Sequence[Entity], *, n: int, seed: int = 0, max_hops: int = 3, max_answers: int = 10
+    store: KGStore, entities: Sequence[Entity], *, n: int, seed: int = 0, max_hops: int = 3, max_answers: int = 10,
+    style: str = "train",
 ) -> Iterator[QAItem]:
     """Template questions over a graph's own relations, 1 to ``max_hops`` hops (as many of each),
-    with their chain known: the answers are what it reaches (at most ``max_answers``)."""
+    with their chain known: the answers are what it reaches (at most ``max_answers``).
+    ``style="test"``: phrasings training never uses, for held-out questions."""
     rng = random.Random(seed)
     walker = _Walker(store, 200)
     made = 0
     pool = list(entities)
-    for attempt in range(n * 20):
+    for _ in range(n * 20):
         if made >= n:
             return
         e = rng.choice(pool)
-        hops = 1 + made % max_hops
-        chain = random_chain(store, e.id, hops, rng)
-        if chain is None:
+        walked = random_chain(walker, e.id, 1 + made % max_hops, rng)
+        if walked is None:
             continue
-        layers: list[Layer] = []
-        for step in chain:
-            layer, cut = walker._walk(e.id, layers, step)
-            if not layer or cut:
-                break
-            layers.append(layer)
-        else:
-            answers = sorted({a.label for a in walker._answers(e.id, layers)})
-            if 0 < len(answers) <= max_answers:
-                made += 1
-                yield QAItem(rng.choice(_ASK).format(np=describe(chain, e.label, rng)), e, tuple(answers), chain)
+        chain, layers = walked
+        answers = sorted({a.label for a in walker._answers(e.id, layers)})
+        if 0 < len(answers) <= max_answers:
+            made += 1
+            ask = _TEST_ASK if style == "test" else _ASK
+            yield QAItem(rng.choice(ask).format(np=describe(chain, e.label, rng, style)), e, tuple(answers), chain)
 
 
 # -- the shipped recipe --------------------------------------------------------------------------
 
 
 def shipped_training_pairs(
-    n_metaqa: int = 4000, n_generated: int = 6000, n_biokalma: int = 2000, seed: int = 0
+    n_metaqa: int = 4000, n_generated: int = 6000, n_biokalma: int = 2000, seed: int = 0, graphs: Sequence[str] = ("metaqa", "biokalma")
 ) -> tuple[list[LabelledPair], dict[str, int]]:
     """MetaQA's 2-hop *dev* questions (the shipped data has no train split; the test splits are
     never read), template questions of 1–3 hops generated from the MetaQA graph and from
-    BioKaLMA's. Returns the pairs and counts per source."""
+    BioKaLMA's. ``graphs`` leaves one out (leave-one-graph-out runs). Returns the pairs and
+    counts per source."""
+    if "metaqa" not in graphs:
+        n_metaqa = n_generated = 0
+    if "biokalma" not in graphs:
+        n_biokalma = 0
     from kgcite.bench.metaqa import read_questions
     from kgcite.kg.embedded import EmbeddedStore, biokalma_store
     from kgcite.kg.loaders import shipped_data
@@ -211,6 +218,8 @@ def shipped_training_pairs(
     counts = {"metaqa_dev_questions": len(items), "metaqa_dev_skipped": skipped}
     bio, _ = biokalma_store()
     for name, store, n in (("metaqa_generated", metaqa, n_generated), ("biokalma_generated", bio, n_biokalma)):
+        if not n:
+            continue
         entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
         generated = list(generated_questions(store, entities, n=n, seed=seed))
         got, skipped = path_pairs(store, generated, seed=seed, source=name)
