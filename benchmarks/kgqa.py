@@ -1,24 +1,24 @@
 """Multi-hop question answering on MetaQA (test splits): Hits@1, answer F1, citations, cost.
 
-Three systems in one run, on the same random questions per hop count (seed 0), over the
-shipped kb.txt in the embedded in-memory store:
+Systems, in one run, on the same random questions per hop count (seed 0), over the shipped
+kb.txt in the embedded in-memory store:
 
-- ``paths, zero-shot``: relation-path reasoning scored by the zero-shot scorer (no training);
-- ``paths, trained``: the same beam, its walked chains re-ranked by the shipped cross-encoder
-  (trained on MetaQA 2-hop *dev* and BioKaLMA-generated questions, never a test split);
+- ``paths, zero-shot`` (kgcite's default): relation-path reasoning with the zero-shot scorer;
+- ``paths, trained`` (with ``--trained DIR``): the same beam, its walked chains re-ranked by a
+  ``kgcite train paths`` cross-encoder;
 - ``ToG-E top path`` (baseline): the end entity of ToG-E's best path at its default D=3.
 
 Both path systems run the whole answer pipeline (statements, verification by the judge) as
 ``kgcite run`` does; ``p50 ms`` is per question after ``--warmup`` questions, LLM calls are
 counted (0: no rewrite). Metrics are ``kgcite eval answers``'s.
 
-Graphs never trained on: the same two scorers on ``benchmarks/data/kgqa/lab_graph.tsv`` (a
-fictional graph written for this, 20 questions, one with no answer in the graph), and on
-questions generated from BioKaLMA in phrasings training never uses. With ``--logo DIR DIR``
-(models from ``kgcite train paths`` on MetaQA only and on BioKaLMA only), leave-one-graph-out:
-each model on the graph it did not see, next to zero-shot.
+Other graphs: the scorers on ``benchmarks/data/kgqa/lab_graph.tsv`` (a fictional graph
+written for this, 20 questions, one with no answer in the graph) and on questions generated
+from BioKaLMA in phrasings training never uses. With ``--logo DIR DIR`` (``kgcite train paths``
+models trained on MetaQA only and on BioKaLMA only), leave-one-graph-out: each model on the
+graphs it did not see.
 
-    python benchmarks/kgqa.py [--limit 1000] [--hops 1 2 3] [--logo METAQA_ONLY BIOKALMA_ONLY] [--quick]
+    python benchmarks/kgqa.py [--limit 1000] [--hops 1 2 3] [--trained DIR] [--logo METAQA_ONLY BIOKALMA_ONLY] [--quick]
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def main() -> None:
     ap.add_argument("--hops", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--quick", action="store_true", help="20 questions per hop, 3 warm-up: a smoke run (seconds)")
+    ap.add_argument("--trained", metavar="DIR", help="a `kgcite train paths` export to compare with zero-shot")
     ap.add_argument("--logo", nargs=2, metavar=("METAQA_ONLY", "BIOKALMA_ONLY"),
                     help="export folders of `kgcite train paths` models trained on one graph each")
     args = ap.parse_args()
@@ -114,7 +115,8 @@ def main() -> None:
     store = EmbeddedStore()
     store.load(shipped_data("metaqa", "kb.txt"))
     print(f"store loaded in {time.perf_counter() - t0:.1f} s")
-    systems = {name: generator_for(store, spec) for name, spec in (("paths, zero-shot", "zero-shot"), ("paths, trained", "trained"))}
+    specs = [("paths, zero-shot", "zero-shot")] + ([("paths, trained", args.trained)] if args.trained else [])
+    systems = {name: generator_for(store, spec) for name, spec in specs}
     baseline = ToGE(store, HybridScorer(EmbeddingScorer(Runtime(store=store, cache=None).vectors)))
     table = []
     for hops in args.hops:
@@ -129,7 +131,7 @@ def main() -> None:
         results.append(("ToG-E top path (baseline)", tog_e_rows(baseline, questions)))
         table += [row(f"MetaQA {hops}-hop", name, answer_metrics(rows, in_graph_of(store))) for name, rows in results]
     print(format_table(HEADERS, table))
-    print("\ntargets: trained Hits@1 >= 0.97/0.97/0.93, zero-shot >= 0.85/0.80/0.60, citations 1.000, path cited >= 0.98, p50 <= 50 ms")
+    print("\ntargets: zero-shot Hits@1 >= 0.85/0.80/0.60 (trained >= 0.97/0.97/0.93), citations 1.000, path cited >= 0.98, p50 <= 50 ms")
 
     # -- graphs the shipped model never saw, and leave-one-graph-out --------------------------
     from kgcite.cli_retrieve import open_kg
@@ -139,7 +141,7 @@ def main() -> None:
     bio, bio_items = biokalma_items(30 if args.quick else 300)
     unseen = []
     for set_name, graph, items in (("lab graph (never trained on)", lab, lab_items), ("BioKaLMA, held-out phrasing", bio, bio_items)):
-        for name, spec in (("paths, zero-shot", "zero-shot"), ("paths, trained", "trained")):
+        for name, spec in specs:
             unseen.append(row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph))))
     if args.logo:
         metaqa_only, bio_only = args.logo
@@ -155,7 +157,7 @@ def main() -> None:
             unseen.append(row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph))))
     print()
     print(format_table(HEADERS, unseen))
-    print("\ntarget: on a graph it did not train on, the shipped scorer is not worse than zero-shot")
+    print("\ntarget: on a graph it did not train on, a trained scorer is not worse than zero-shot")
 
 
 if __name__ == "__main__":

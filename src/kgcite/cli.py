@@ -252,7 +252,7 @@ def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[...
     """(answer a batch, its record) for a dataset with answers or topics: path reasoning."""
     generator = runtime.generator("grounded")
     if not isinstance(generator, GroundedGenerator) or generator.paths is None:
-        raise InputError("--path-scorer", None, None, "a dataset with answers is answered by relation paths: use trained or zero-shot")
+        raise InputError("--path-scorer", None, None, "a dataset with answers is answered by relation paths: use zero-shot or a trained export")
     graph = args.kg or args.store or args.endpoint or ("metaqa" if args.dataset.startswith("metaqa") else "biokalma")
     return (
         lambda batch: generator.answer_topics([it.question for it in batch], [it.topic for it in batch]),
@@ -350,8 +350,8 @@ def graph_options(p: argparse.ArgumentParser) -> None:
                        help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
                             "loaded in memory, or a store folder")
     p.add_argument("--path-scorer", metavar="NAME|DIR", default=None,
-                   help="multi-hop questions: trained (the shipped cross-encoder re-ranking the zero-shot beam; default), "
-                        "zero-shot (no trained model), off (one-hop answers only), or a `kgcite train paths` export folder")
+                   help="multi-hop questions: zero-shot (default; no trained model), off (one-hop answers only), or a "
+                        "`kgcite train paths` export folder whose cross-encoder re-ranks the chains the zero-shot beam walked")
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:

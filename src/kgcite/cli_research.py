@@ -83,7 +83,9 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
         epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
     )
     if not args.qa:
-        pairs, counts = shipped_training_pairs(seed=args.seed, graphs=args.graphs)
+        pairs, counts = shipped_training_pairs(
+            n_metaqa=args.metaqa_dev, n_generated=args.generated, n_biokalma=args.biokalma, seed=args.seed, graphs=args.graphs
+        )
     else:
         if len(args.qa) != len(args.kg or []):
             raise InputError("--kg", None, None, "give one --kg for each --qa (the graph its questions are about)")
@@ -272,6 +274,9 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     tp.add_argument("--kg", action="append", metavar="FILE|DIR", help="the graph of the --qa file in the same position")
     tp.add_argument("--graphs", nargs="+", choices=["metaqa", "biokalma"], default=["metaqa", "biokalma"],
                     help="without --qa: the shipped graphs to train on (default both; one alone for leave-one-graph-out)")
+    tp.add_argument("--metaqa-dev", type=int, default=4000, metavar="N", help="without --qa: MetaQA 2-hop dev questions (default 4000)")
+    tp.add_argument("--generated", type=int, default=6000, metavar="N", help="without --qa: questions generated from the MetaQA graph (default 6000)")
+    tp.add_argument("--biokalma", type=int, default=2000, metavar="N", help="without --qa: questions generated from BioKaLMA asked for (default 2000)")
     _train_options(tp, epochs=1, lr=5e-5)
     tp.add_argument("--max-length", type=int, default=64, help="tokens of question + chain (default 64)")
     tp.set_defaults(func=cmd_train_paths)

@@ -21,7 +21,7 @@ from kgcite.models.llm import LLM, LLMError
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
-from kgcite.models.rerank import OnnxReranker, Reranker, load_reranker, shipped_path_scorer_dir
+from kgcite.models.rerank import OnnxReranker, Reranker, load_reranker
 from kgcite.retrieve.documents import (
     DocumentCache,
     DocumentRetriever,
@@ -64,7 +64,7 @@ class Runtime:
     nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
     verifier: str = "nli"  # "nli": the rules, then the NLI model; "rules": the rules alone (undecided = unsupported)
     reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
-    path_scorer: str | None = None  # see path_reasoner: trained (shipped, the default), zero-shot, an ONNX folder; "off": one-hop only
+    path_scorer: str | None = None  # see paths: zero-shot (the default), a `kgcite train paths` export folder; "off": one-hop only
 
     @cached_property
     def kg(self) -> SparqlStore:
@@ -100,17 +100,18 @@ class Runtime:
 
     @cached_property
     def paths(self) -> PathReasoner | None:
-        """Relation-path reasoning: the zero-shot scorer prunes the beam, the trained
-        cross-encoder (shipped, or ``path_scorer`` naming an export folder) re-ranks what it walked."""
+        """Relation-path reasoning: the zero-shot scorer prunes the beam and decides (the default);
+        with ``path_scorer`` naming a ``kgcite train paths`` export, that cross-encoder re-ranks
+        the chains the beam walked."""
         spec = self.path_scorer
         if spec == "off":
             return None
         zero_shot = ZeroShotPathScorer(self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg))
-        if spec == "zero-shot":
+        if spec in (None, "", "zero-shot"):
             return PathReasoner(self.kg, zero_shot)
-        model = shipped_path_scorer_dir() if spec in (None, "", "trained", "kgcite") else Path(spec)
+        model = Path(spec)
         if not (model / "model.onnx").exists():
-            raise LLMError(f"{model}: no model.onnx (a path scorer is trained, zero-shot, or a kgcite train paths export folder)")
+            raise LLMError(f"{model}: no model.onnx (--path-scorer is zero-shot, off, or a `kgcite train paths` export folder)")
         return PathReasoner(self.kg, zero_shot, reranker=CrossEncoderPathScorer(OnnxReranker(model).load()))
 
     @cached_property

@@ -54,3 +54,31 @@ def test_generated_questions_are_answered_by_their_own_chain(store: EmbeddedStor
     assert items and all(it.topic.label in it.question and it.answers for it in items)
     pairs, skipped = path_pairs(store, items)
     assert len([p for p in pairs if p.label == "relevant"]) + skipped == len(items)
+
+
+def test_train_paths_on_a_users_graph_then_answer_with_it(tmp_path: Path) -> None:
+    """A few steps of ``kgcite train paths`` on a graph file and its questions; the export
+    is then the scorer of ``kgcite ask``."""
+    import json
+
+    from tests.test_cli import kgcite
+
+    kb = tmp_path / "books.tsv"
+    kb.write_text(BOOKS)
+    qa = tmp_path / "train.jsonl"
+    rows = [
+        {"question": "who wrote Salt Roads", "answers": ["Ines Calder"], "topic": ["Salt Roads"]},
+        {"question": "which publishers published the books written by Ines Calder", "answers": ["Harbor Press", "Northwind"], "topic": "Ines Calder"},
+        {"question": "where was the writer of [Night Ferry] born", "answers": ["Aarhus"]},
+    ]
+    qa.write_text("".join(json.dumps({"id": str(i), **r}) + "\n" for i, r in enumerate(rows)))
+    out = tmp_path / "run"
+    res = kgcite("train", "paths", "--qa", str(qa), "--kg", str(kb), "--out", str(out), "--max-steps", "2", "--batch-size", "4")
+    assert res.returncode == 0, res.stderr
+    onnx = out / "onnx"
+    assert (onnx / "model.onnx").exists() and json.loads((onnx / "train.json").read_text())["data"]["train.jsonl_questions"] == 3
+    res = kgcite("ask", "--kg", str(kb), "--path-scorer", str(onnx), "--topic", "Night Ferry", "--no-cache", "where was the writer of Night Ferry born")
+    assert res.returncode == 0, res.stderr  # a two-step model decides nothing useful; it must load and answer or say [NA]
+    assert "Night Ferry" in res.stdout
+    res = kgcite("train", "paths", "--qa", str(qa), "--out", str(out))
+    assert res.returncode == 2 and "--kg" in res.stderr

@@ -34,11 +34,6 @@ def shipped_reranker_dir() -> Path:
     return Path(str(resources.files("kgcite") / "models" / "data" / "rerank"))
 
 
-def shipped_path_scorer_dir() -> Path:
-    """The relation-path cross-encoder (``kgcite train paths``): the same pair model shape."""
-    return Path(str(resources.files("kgcite") / "models" / "data" / "paths"))
-
-
 def relevance(logits: np.ndarray, column: int | None) -> np.ndarray:
     """One logit → sigmoid (MS MARCO style); several → softmax probability of the relevant class."""
     if logits.ndim == 1 or logits.shape[-1] == 1:

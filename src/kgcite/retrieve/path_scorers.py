@@ -19,7 +19,7 @@ import numpy as np
 from kgcite.evaluate.lexicon import LEXICON, property_label
 from kgcite.kg.store import KGStore
 from kgcite.models.rerank import CachedReranker
-from kgcite.retrieve.paths import Chain, Step, chain_text
+from kgcite.retrieve.paths import Chain, PathScorer, Step, chain_text
 from kgcite.retrieve.scoring import TextScorer, _same, content_stems, words
 
 #: Words saying that the answer shares a value with the topic ("films that share directors
@@ -28,8 +28,9 @@ SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co",
 
 
 def relation_words(relation: str) -> tuple[str, ...]:
-    """Stems that name a relation: the words of its name plus the shipped one-word paraphrases."""
-    extra = (w for p in LEXICON.get(property_label(relation), ()) if " " not in p for w in content_stems(p))
+    """Stems that name a relation: the words of its name plus the shipped paraphrases that carry
+    one content word ("worked for" → work; "passed away" has two and is left out)."""
+    extra = (s[0] for p in LEXICON.get(property_label(relation), ()) if len(s := content_stems(p)) == 1)
     return tuple(dict.fromkeys([*content_stems(property_label(relation)), *extra]))
 
 
@@ -226,3 +227,24 @@ class CrossEncoderPathScorer:
 
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         return np.array(self.model.score(question, [chain_text(c) for c in chains]), dtype=np.float32)
+
+
+class SumPathScorer:
+    """``base + weight × model``: the trained model as evidence next to the zero-shot reading,
+    not alone. A cross-encoder trained where natural questions are mostly two hops learns the
+    length as well as the relations; the zero-shot mention count keeps the hop count honest
+    and its threshold decides ``[NA]``."""
+
+    def __init__(self, base: PathScorer, model: PathScorer, weight: float = 1.0) -> None:
+        self.base, self.model, self.weight = base, model, weight
+
+    @property
+    def name(self) -> str:
+        return f"{self.base.name}+{self.weight}*{self.model.name}"
+
+    @property
+    def threshold(self) -> float:
+        return self.base.threshold
+
+    def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        return self.base.scores(question, chains) + self.weight * self.model.scores(question, chains)

@@ -83,10 +83,11 @@ class ScoredChain:
 @dataclass(frozen=True)
 class PathConfig:
     depth: int = 3  # D: the longest chain considered
-    width: int = 6  # chains walked per depth
+    width: int = 4  # chains walked per depth
     threshold: float | None = None  # best score below this → no answer ([NA]); None: the scorer's own
     rerank_top: int = 12  # walked chains the re-ranker (when there is one) scores again
-    max_frontier: int = 400  # entities walked from per chain and depth (hubs are cut here)
+    rerank_length: str = "any"  # "any": the re-ranker decides among every walked chain; "scorer": only among chains as long as the scorer's best
+    max_frontier: int = 200  # entities walked from per chain and depth (hubs are cut here)
     relation_sample: int = 40  # entities whose relations are listed to extend a chain
 
     def __post_init__(self) -> None:
@@ -136,7 +137,7 @@ class PathResult:
 Layer = dict[str, tuple[Triple, str, int]]
 
 
-def _topic_mask(question: str, topics: Sequence[Entity]) -> str:
+def mask_topics(question: str, topics: Sequence[Entity]) -> str:
     """The question with brackets dropped and each topic's mention replaced by ``X``: the scorer
     should read the relations asked, not words of a name ("The Director's Cut")."""
     text = question.replace("[", "").replace("]", "")
@@ -203,7 +204,7 @@ class PathReasoner:
         if not topics:
             raise ValueError("path reasoning needs at least one topic entity")
         main, others = topics[0], topics[1:]
-        query = _topic_mask(question, topics)
+        query = mask_topics(question, topics)
         stats = {"chains_scored": 0, "walks": 0}
         truncated = False
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
@@ -227,17 +228,25 @@ class PathReasoner:
                 chain = chains[int(i)]
                 layer, cut = self._walk(main.id, extensions[chain], chain[-1])
                 stats["walks"] += 1
-                if layer:
+                if set(layer) - {main.id}:  # a chain back to the topic alone answers nothing
                     walked[chain] = [*extensions[chain], layer]
                     beam.append((chain, walked[chain]))
                     truncated |= cut and chain == chains[int(order[0])]
+        threshold = self.threshold
         if self.reranker is not None and walked:
             top = sorted(walked, key=lambda c: -scored[c])[: self.config.rerank_top]
-            values = self.reranker.scores(query, top)
+            if self.config.rerank_length == "scorer":
+                # the scorer says how many hops and whether anything asked is there at all; the
+                # model chooses among chains of that length
+                top = [c for c in top if len(c) == len(top[0])]
+                if scored[top[0]] < self.scorer.threshold:
+                    top = []
+                threshold = -np.inf
+            values = self.reranker.scores(query, top) if top else np.zeros(0)
             stats["chains_reranked"] = len(top)
             scored = dict(zip(top, map(float, values), strict=True))
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
-        fit = [c for c in ranked if c.chain in walked and c.score >= self.threshold]
+        fit = [c for c in ranked if c.chain in walked and c.score >= threshold]
         if not fit:
             return PathResult(question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats)
         best, answers, used = fit[0], self._answers(main.id, walked[fit[0].chain]), []

@@ -20,7 +20,7 @@ from pathlib import Path
 from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, _topic_mask, chain_text
+from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, mask_topics, chain_text
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
 
@@ -94,7 +94,7 @@ def path_pairs(
         if gold is None:
             skipped += 1
             continue
-        question = _topic_mask(it.question, [it.topic])
+        question = mask_topics(it.question, [it.topic])
         pairs.append(LabelledPair(question, chain_text(gold), "relevant", source))
         right = frozenset(a.lower() for a in it.answers)
         wrong = [c for c, ends in chains.items() if ends != right and c != gold]
