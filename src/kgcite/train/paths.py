@@ -20,7 +20,7 @@ from pathlib import Path
 from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, mask_topics, chain_text
+from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, chain_text, mask_topics
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
 
