@@ -203,6 +203,13 @@ class ZeroShotPathScorer:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
 
+    def complete(self, question: str, chain: Chain) -> bool:
+        """Every mention is covered by a hop and every hop by a mention: a longer chain only
+        loses precision, so the search need not walk deeper."""
+        known = set(self.relations)
+        asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in known))
+        return bool(asked) and mention_f1(chain, asked) == 1.0
+
     def text(self, chain: Chain) -> str:
         """The chain as the bi-encoder reads it: with a few values its last hop reaches in this
         graph, when ``examples`` gives them ("has genre (e.g. Drama, Comedy)" is nearer to "what

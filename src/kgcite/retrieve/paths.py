@@ -61,6 +61,14 @@ class PathScorer(Protocol):
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray: ...
 
 
+@runtime_checkable
+class KnowsComplete(Protocol):
+    """A scorer that can tell a chain no longer chain can beat (every relation the question
+    names is walked, and nothing else): the search stops there instead of walking deeper."""
+
+    def complete(self, question: str, chain: Chain) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class PathAnswer:
     """One answer entity and the triples from a topic entity to it, in walking order."""
@@ -165,6 +173,24 @@ class PathReasoner:
         self._by_name: dict[str, str | None] = {}
         self._names: dict[str, str] = {}
         self._literal: bool | None = None
+        self._fetched: dict[tuple[str, Step], list[Triple]] = {}  # hubs come back question after question
+        self._offered: dict[str, tuple[Step, ...]] = {}
+
+    def _fetch(self, node: str, step: Step) -> list[Triple]:
+        """The triples one step from a node, cached (bounded): the store describes every triple
+        it returns (labels), which dominates a walk."""
+        key = (node, step)
+        if key not in self._fetched:
+            if len(self._fetched) > 200_000:
+                self._fetched.clear()
+            if step.inverse:
+                triples = self.store.match(relation=step.relation, object_id=node)
+                if not triples and self.links_by_name and (name := self._name(node)):
+                    triples = [t for t in self.store.match(relation=step.relation, value=name) if t.object_id is None]
+            else:
+                triples = self.store.match(subject_id=node, relation=step.relation)
+            self._fetched[key] = triples
+        return self._fetched[key]
 
     # -- graphs that link by name -------------------------------------------------------------
     @property
@@ -223,6 +249,8 @@ class PathReasoner:
             stats["chains_scored"] += len(chains)
             scored.update(zip(chains, map(float, values), strict=True))
             order = np.argsort(-values, kind="stable")[: self.config.width]
+            best_so_far = max(scored, key=scored.__getitem__)
+            stop = isinstance(self.scorer, KnowsComplete) and self.scorer.complete(query, best_so_far)
             beam = []
             for i in order:
                 chain = chains[int(i)]
@@ -232,6 +260,8 @@ class PathReasoner:
                     walked[chain] = [*extensions[chain], layer]
                     beam.append((chain, walked[chain]))
                     truncated |= cut and chain == chains[int(order[0])]
+            if stop and best_so_far in walked:
+                break
         threshold = self.threshold
         if self.reranker is not None and walked:
             top = sorted(walked, key=lambda c: -scored[c])[: self.config.rerank_top]
@@ -267,12 +297,19 @@ class PathReasoner:
         own name (a walk through it comes back where it started)."""
         found: dict[Step, None] = {}
         for node in self._frontier(start, layers)[: self.config.relation_sample]:
-            for relation, inverse, _ in self.store.relation_degrees(node):
-                found.setdefault(Step(relation, inverse))
-            if self.links_by_name and (name := self._name(node)):
-                for t in self.store.match(value=name, limit=200):
-                    found.setdefault(Step(t.relation, True))
+            found.update(dict.fromkeys(self._around(node)))
         return [s for s in found if property_key(s.relation) != LABEL_PROPERTY]
+
+    def _around(self, node: str) -> tuple[Step, ...]:
+        """The steps a node offers (cached like :meth:`_fetch`)."""
+        if node not in self._offered:
+            if len(self._offered) > 200_000:
+                self._offered.clear()
+            steps = [Step(relation, inverse) for relation, inverse, _ in self.store.relation_degrees(node)]
+            if self.links_by_name and (name := self._name(node)):
+                steps += [Step(t.relation, True) for t in self.store.match(value=name, limit=200)]
+            self._offered[node] = tuple(dict.fromkeys(steps))
+        return self._offered[node]
 
     def _walk(self, start: str, layers: list[Layer], step: Step) -> tuple[Layer, bool]:
         """The next layer: every entity one ``step`` from the frontier (a literal ends the walk).
@@ -281,13 +318,10 @@ class PathReasoner:
         cut = len(frontier) > self.config.max_frontier
         layer: Layer = {}
         for node in frontier[: self.config.max_frontier]:
+            triples = self._fetch(node, step)
             if step.inverse:
-                triples = self.store.match(relation=step.relation, object_id=node)
-                if not triples and self.links_by_name and (name := self._name(node)):
-                    triples = [t for t in self.store.match(relation=step.relation, value=name) if t.object_id is None]
                 pairs = [(t.subject_id, t) for t in triples]
             else:
-                triples = self.store.match(subject_id=node, relation=step.relation)
                 by_name = self.links_by_name
                 pairs = [(t.object_id or (by_name and self._named(t.object_value)) or f"\x00{t.object_value}", t) for t in triples]
             for target, t in pairs:
