@@ -66,3 +66,16 @@ def test_scores_compare_across_lengths_and_prefer_named_relations() -> None:
     scores = scorer.scores(q, chains)
     assert scores.argmax() == 1
     assert scorer.scores(q, []).shape == (0,)
+
+
+def test_when_wants_a_date_where_and_who_do_not() -> None:
+    from kgcite.retrieve.path_scorers import asks_time, time_valued
+
+    assert asks_time("When was the founder of X born?") is True
+    assert asks_time("where was the founder of X born") is False and asks_time("what is X") is None
+    assert time_valued(["1962-03-14", "1901"]) and not time_valued(["Harrowgate", "1901", "Paris"])
+    values = {"born_in": ["Harrowgate", "Port Ellis"], "date_of_birth": ["1962-03-14", "1938-05-09"], "founder": ["Marla Quenby"]}
+    scorer = ZeroShotPathScorer(list(values), examples=lambda step: values[step.relation])
+    chains = [(Step("founder"), Step("born_in")), (Step("founder"), Step("date_of_birth"))]
+    assert scorer.scores("Where was the founder of X born?", chains).argmax() == 0
+    assert scorer.scores("When was the founder of X born?", chains).argmax() == 1

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -147,6 +148,21 @@ def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]
     return examples
 
 
+_TIME = re.compile(r"^\d{3,4}(?:-\d\d(?:-\d\d)?)?(?:T.*)?$")
+
+
+def asks_time(question: str) -> bool | None:
+    """True for "when …", False for "where"/"who" questions, None otherwise: what kind of value
+    the answer is, whatever relation names the question uses."""
+    first = next((w for w in words(question) if w in ("when", "where", "who", "whom", "whose")), None)
+    return None if first is None else first == "when"
+
+
+def time_valued(values: Sequence[str]) -> bool:
+    """Most example values are years or ISO dates."""
+    return bool(values) and sum(bool(_TIME.match(v.strip())) for v in values) * 2 > len(values)
+
+
 class ZeroShotPathScorer:
     """``F1(named relations, chain relations) + weight × cosine(question, chain) - length_cost × hops``.
 
@@ -164,9 +180,10 @@ class ZeroShotPathScorer:
         length_cost: float = 0.02,
         threshold: float = 0.05,
         examples: Callable[[Step], Sequence[str]] | None = None,
+        type_cost: float = 0.15,
     ) -> None:
         self.relations = tuple(relations)
-        self.examples = examples
+        self.examples, self.type_cost = examples, type_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight = order_weight
         self._read: dict[tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]] = {}  # the beam asks 3 times
@@ -199,6 +216,10 @@ class ZeroShotPathScorer:
             [mention_f1(c, asked) + self.order_weight * order_agreement(c, order) - self.length_cost * len(c) for c in chains],
             dtype=np.float32,
         )
+        wants_time = asks_time(question)
+        if wants_time is not None and self.examples is not None:
+            # "when" wants a date, "where"/"who" do not: one word settles born in / date of birth
+            out += np.array([0.0 if time_valued(self.examples(c[-1])) == wants_time else -self.type_cost for c in chains], dtype=np.float32)
         if self.embedding is not None and self.weight:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
