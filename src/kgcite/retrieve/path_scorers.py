@@ -82,7 +82,12 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
             found[-1] = (i, both or {**last, **hit})
             continue
         other_part = next(
-            (k for k, (_, m) in enumerate(found) if set(hit) <= set(m) and all(not (hit[r] & m[r]) for r in hit)), None
+            (
+                k
+                for k, (_, m) in enumerate(found)
+                if set(hit) <= set(m) and all(not (hit[r] & m[r]) for r in hit)
+            ),
+            None,
         )
         if other_part is not None:
             _, m = found[other_part]
@@ -119,9 +124,9 @@ def order_agreement(chain: Chain, order: Sequence[frozenset[str]]) -> float:
     return 1.0 if [rank[r] for r in distinct] == sorted(rank[r] for r in distinct) else 0.5
 
 
-def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
-    """F1 of a matching between the chain's hops and the question's mentions: a hop covers one
-    mention whose relations include its own (mentions with fewer readings matched first)."""
+def matched_hops(chain: Chain, mentions: Sequence[Mention]) -> int:
+    """The size of a matching between the chain's hops and the question's mentions: a hop covers
+    one mention whose relations include its own (mentions with fewer readings matched first)."""
     free = [s.relation for s in chain]
     matched = 0
     for m in sorted(mentions, key=lambda m: len(m.relations)):
@@ -129,6 +134,12 @@ def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
         if k is not None:
             free.pop(k)
             matched += 1
+    return matched
+
+
+def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
+    """F1 of the hops matched to mentions (:func:`matched_hops`)."""
+    matched = matched_hops(chain, mentions)
     if not matched:
         return 0.0
     precision, recall = matched / len(chain), matched / len(mentions)
@@ -181,9 +192,10 @@ class ZeroShotPathScorer:
         threshold: float = 0.05,
         examples: Callable[[Step], Sequence[str]] | None = None,
         type_cost: float = 0.15,
+        unnamed_cost: float = 1.0,
     ) -> None:
         self.relations = tuple(relations)
-        self.examples, self.type_cost = examples, type_cost
+        self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight = order_weight
         self._read: dict[tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]] = {}  # the beam asks 3 times
@@ -212,10 +224,7 @@ class ZeroShotPathScorer:
             return np.zeros(0, dtype=np.float32)
         known = set(self.relations)
         asked, order = self.read(question, frozenset(s.relation for c in chains for s in c if s.relation not in known))
-        out = np.array(
-            [mention_f1(c, asked) + self.order_weight * order_agreement(c, order) - self.length_cost * len(c) for c in chains],
-            dtype=np.float32,
-        )
+        out = np.array([self._reading(c, asked, order) for c in chains], dtype=np.float32)
         wants_time = asks_time(question)
         if wants_time is not None and self.examples is not None:
             # "when" wants a date, "where"/"who" do not: one word settles born in / date of birth
@@ -223,6 +232,21 @@ class ZeroShotPathScorer:
         if self.embedding is not None and self.weight:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
+
+    def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> float:
+        """The lexical part of a chain's score. A question that names relations of the graph
+        must have every one of them walked: a chain that leaves one out is no answer (it scores
+        below any threshold: "the mayor of the city where X was born" is not answered by X's
+        birthplace, nor through the city it is twinned with), and a hop whose relation nobody
+        named costs ``unnamed_cost`` (a relation walked there and back is named once: "films
+        starred by X actors")."""
+        matched = matched_hops(chain, asked)
+        score = mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
+        if asked:
+            named = {r for m in asked for r in m.relations}
+            unnamed = sum(s.relation not in named for s in chain)  # walking back along a named relation is named
+            score -= self.unnamed_cost * unnamed + (1.0 if matched < len(asked) else 0.0)
+        return score
 
     def complete(self, question: str, chain: Chain) -> bool:
         """Every mention is covered by a hop and every hop by a mention: a longer chain only

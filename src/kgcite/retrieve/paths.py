@@ -277,14 +277,14 @@ class PathReasoner:
             scored = dict(zip(top, map(float, values), strict=True))
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         fit = [c for c in ranked if c.chain in walked and c.score >= threshold]
-        if not fit:
+        used: list[str] = []
+        constrained = self._constrained(query, main.id, ranked, walked, others, threshold) if others else None
+        if constrained is not None:
+            (best, answers), used = constrained, [o.label for o in others]
+        elif fit:
+            best, answers = fit[0], self._answers(main.id, walked[fit[0].chain])
+        else:
             return PathResult(question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats)
-        best, answers, used = fit[0], self._answers(main.id, walked[fit[0].chain]), []
-        if others:
-            constrained = self._constrained(query, main.id, fit, walked, others)
-            if constrained is not None:
-                best, answers = constrained
-                used = [o.label for o in others]
         return PathResult(question, tuple(topics), best, ranked, tuple(answers), _ms(t0), truncated=truncated,
                           constraints=tuple(used), stats=stats)
 
@@ -345,14 +345,21 @@ class PathReasoner:
         return out
 
     def _constrained(
-        self, query: str, start: str, fit: list[ScoredChain], walked: dict[Chain, list[Layer]], others: Sequence[Entity]
+        self,
+        query: str,
+        start: str,
+        ranked: Sequence[ScoredChain],
+        walked: dict[Chain, list[Layer]],
+        others: Sequence[Entity],
+        threshold: float,
     ) -> tuple[ScoredChain, list[PathAnswer]] | None:
-        """Second topics constrain ("books by X published by Y"): each chain's answers are cut to
-        those every other topic touches in one triple, and the chain *with the constraint's
-        relation appended* is scored again, so the relation the constraint accounts for is not
-        also asked of the chain. The best such chain whose answers survive, or None."""
+        """Second topics constrain ("books by X published by Y"): each walked chain's answers are
+        cut to those every other topic touches in one triple, and the chain *with the
+        constraint's relation appended* is scored again (the relation the constraint accounts
+        for is asked of it, not of the chain). The best such chain clearing the threshold whose
+        answers survive, or None."""
         options: list[tuple[Chain, ScoredChain, list[PathAnswer]]] = []
-        for candidate in fit:
+        for candidate in [c for c in ranked if c.chain in walked][: self.config.rerank_top]:
             kept, steps = self._answers(start, walked[candidate.chain]), []
             for other in others:
                 kept, step = self._constrain(kept, other)
@@ -363,8 +370,11 @@ class PathReasoner:
         if not options:
             return None
         values = (self.reranker or self.scorer).scores(query, [o[0] for o in options])
-        _, candidate, kept = options[int(np.argmax(values))]
-        return candidate, kept
+        top = int(np.argmax(values))
+        if values[top] < threshold:
+            return None
+        _, candidate, kept = options[top]
+        return ScoredChain(candidate.chain, float(values[top])), kept
 
     def _constrain(self, answers: list[PathAnswer], other: Entity) -> tuple[list[PathAnswer], Step | None]:
         """Answers linked to ``other`` by one triple, each citing it too ([] if none is), and the
