@@ -79,3 +79,14 @@ def test_when_wants_a_date_where_and_who_do_not() -> None:
     chains = [(Step("founder"), Step("born_in")), (Step("founder"), Step("date_of_birth"))]
     assert scorer.scores("Where was the founder of X born?", chains).argmax() == 0
     assert scorer.scores("When was the founder of X born?", chains).argmax() == 1
+
+
+def test_every_named_relation_walked_and_no_unasked_one() -> None:
+    scorer = ZeroShotPathScorer(["born_in", "twinned_with", "mayor"])
+    q = "Who is the mayor of the city where X was born?"
+    detour, birthplace, right = (Step("born_in"), Step("twinned_with"), Step("mayor")), (Step("born_in"),), (Step("born_in"), Step("mayor"))
+    s = scorer.scores(q, [detour, birthplace, right])
+    assert s[2] > scorer.threshold > max(s[0], s[1])  # through a twin city, or the birthplace alone, is no answer
+    back = (Step("starred_actors"), Step("starred_actors", True), Step("in_language"))
+    films = ZeroShotPathScorer(["starred_actors", "in_language"])
+    assert films.scores("what languages are the films starred by X actors in", [back])[0] > films.threshold  # there and back is named
