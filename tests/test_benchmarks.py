@@ -18,7 +18,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("ask_latency.py", ["grounded --rewrite (SmolLM2)", "grounded, template (default ask)"]),
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
         ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, default ask (template)"]),
-        ("kgqa.py", ["paths, zero-shot", "ToG-E top path (baseline)", "Hits@1", "lab graph (never trained on)"]),
+        ("kgqa.py", ["paths, zero-shot", "ToG-E top path (baseline)", "Hits@1", "port graph (held out)"]),
     ],
 )
 def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:

@@ -58,6 +58,7 @@ class Mention:
 
     at: int
     relations: frozenset[str]
+    optional: bool = False  # may be just another word of an earlier mention's name: need not be walked
 
 
 def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
@@ -69,6 +70,7 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
     tokens = question_tokens(question)
     own = {r: relation_words(r) for r in relations}
     found: list[tuple[int, dict[str, set[str]]]] = []  # (position, relation → the name words it matched)
+    optional: set[int] = set()  # positions of mentions that may be part of an earlier one
     for i, q in enumerate(tokens):
         if not q or q.startswith("<"):
             continue
@@ -93,8 +95,10 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
             _, m = found[other_part]
             found[other_part] = (found[other_part][0], {r: m[r] | hit.get(r, set()) for r in m})
             continue
+        if any(r in m and not (hit[r] & m[r]) for _, m in found for r in hit):
+            optional.add(i)  # "team … plays": another word of "member of sports team", or "position played"
         found.append((i, hit))
-    mentions = [Mention(at, frozenset(m)) for at, m in found]
+    mentions = [Mention(at, frozenset(m), at in optional) for at, m in found]
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -138,12 +142,14 @@ def matched_hops(chain: Chain, mentions: Sequence[Mention]) -> int:
 
 
 def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
-    """F1 of the hops matched to mentions (:func:`matched_hops`)."""
+    """F1 of the hops matched to mentions (:func:`matched_hops`); recall counts the mentions
+    that must be walked, precision every hop a mention explains."""
     matched = matched_hops(chain, mentions)
-    if not matched:
-        return 0.0
-    precision, recall = matched / len(chain), matched / len(mentions)
-    return 2 * precision * recall / (precision + recall)
+    required = [m for m in mentions if not m.optional]
+    if not matched or not required:
+        return 0.0 if not matched else matched / len(chain)
+    precision, recall = matched / len(chain), min(1.0, matched_hops(chain, required) / len(required))
+    return 2 * precision * recall / (precision + recall) if recall else 0.0
 
 
 def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]]:
@@ -240,12 +246,12 @@ class ZeroShotPathScorer:
         birthplace, nor through the city it is twinned with), and a hop whose relation nobody
         named costs ``unnamed_cost`` (a relation walked there and back is named once: "films
         starred by X actors")."""
-        matched = matched_hops(chain, asked)
         score = mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
         if asked:
             named = {r for m in asked for r in m.relations}
             unnamed = sum(s.relation not in named for s in chain)  # walking back along a named relation is named
-            score -= self.unnamed_cost * unnamed + (1.0 if matched < len(asked) else 0.0)
+            required = [m for m in asked if not m.optional]
+            score -= self.unnamed_cost * unnamed + (1.0 if matched_hops(chain, required) < len(required) else 0.0)
         return score
 
     def complete(self, question: str, chain: Chain) -> bool:
