@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +35,10 @@ def relation_words(relation: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*content_stems(property_label(relation)), *extra]))
 
 
+#: Words that frame a question rather than name what it asks ("can you tell me", "I would like to know").
+FRAMING = frozenset(["can", "could", "would", "will", "please", "tell", "give", "know", "like", "say", "show", "find", "me", "you", "i"])
+
+
 def question_tokens(question: str) -> list[str]:
     """One token a word: its content stem, ``<share>``-style markers for sharing words (stop
     words otherwise), ``<topic>`` for the masked topic ``X``, ``""`` for any other stop word (kept,
@@ -46,6 +50,8 @@ def question_tokens(question: str) -> list[str]:
             out.append(f"<{w}>")
         elif w == "x":
             out.append("<topic>")
+        elif w in FRAMING:
+            out.append("")
         else:
             out.append(stem_[0] if stem_ else "")
     return out
@@ -69,13 +75,14 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
     relation is walked there and back."""
     tokens = question_tokens(question)
     own = {r: relation_words(r) for r in relations}
-    found: list[tuple[int, dict[str, set[str]]]] = []  # (position, relation → the name words it matched)
+    names = {r: content_stems(property_label(r)) for r in relations}
+    found: list[tuple[int, dict[str, set[str]]]] = []  # (position, relation → the parts of its name it matched)
     optional: set[int] = set()  # positions of mentions that may be part of an earlier one
     for i, q in enumerate(tokens):
         if not q or q.startswith("<"):
             continue
-        hit = {r: {w for w in ws if _same(q, w)} for r, ws in own.items()}
-        hit = {r: m for r, m in hit.items() if m}
+        # which part of each relation's own name the word is ("~": a paraphrase, no part)
+        hit = {r: {w for w in names[r] if _same(q, w)} or {"~"} for r, ws in own.items() if any(_same(q, w) for w in ws)}
         if not hit:
             continue
         if found and found[-1][0] == i - 1:  # adjacent: one mention, the relations both words fit
@@ -225,11 +232,16 @@ class ZeroShotPathScorer:
     def threshold(self) -> float:
         return self._threshold
 
-    def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+    def scores(self, question: str, chains: Sequence[Chain], near: AbstractSet[str] | None = None) -> np.ndarray:
+        """``near``: the relations the search met around the topic. A mention of relations that
+        occur nowhere near it is a word that happens to name some relation of a large graph
+        ("value", "common"): it need not be walked."""
         if not chains:
             return np.zeros(0, dtype=np.float32)
         known = set(self.relations)
         asked, order = self.read(question, frozenset(s.relation for c in chains for s in c if s.relation not in known))
+        if near is not None:
+            asked = [m if m.relations & near else Mention(m.at, m.relations, True) for m in asked]
         out = np.array([self._reading(c, asked, order) for c in chains], dtype=np.float32)
         wants_time = asks_time(question)
         if wants_time is not None and self.examples is not None:
@@ -253,6 +265,10 @@ class ZeroShotPathScorer:
             required = [m for m in asked if not m.optional]
             score -= self.unnamed_cost * unnamed + (1.0 if matched_hops(chain, required) < len(required) else 0.0)
         return score
+
+    def rescore(self, question: str, chains: Sequence[Chain], near: AbstractSet[str]) -> np.ndarray:
+        """:meth:`scores` knowing the relations met around the topic."""
+        return self.scores(question, chains, near)
 
     def complete(self, question: str, chain: Chain) -> bool:
         """Every mention is covered by a hop and every hop by a mention: a longer chain only

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -59,6 +59,13 @@ class PathScorer(Protocol):
         ...
 
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray: ...
+
+
+@runtime_checkable
+class ScoresNear(Protocol):
+    """A scorer that can score again knowing which relations occur around the topic."""
+
+    def rescore(self, question: str, chains: Sequence[Chain], near: AbstractSet[str]) -> np.ndarray: ...
 
 
 @runtime_checkable
@@ -175,6 +182,7 @@ class PathReasoner:
         self._literal: bool | None = None
         self._fetched: dict[tuple[str, Step], list[Triple]] = {}  # hubs come back question after question
         self._offered: dict[str, tuple[Step, ...]] = {}
+        self._met: list[tuple[Step, ...]] = []  # the steps offered during the current search
 
     def _fetch(self, node: str, step: Step) -> list[Triple]:
         """The triples one step from a node, cached (bounded): the store describes every triple
@@ -232,6 +240,7 @@ class PathReasoner:
         main, others = topics[0], topics[1:]
         query = mask_topics(question, topics)
         stats = {"chains_scored": 0, "walks": 0}
+        self._met = []
         truncated = False
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
         scored: dict[Chain, float] = {}
@@ -262,6 +271,10 @@ class PathReasoner:
                     truncated |= cut and chain == chains[int(order[0])]
             if stop and best_so_far in walked:
                 break
+        if walked and isinstance(self.scorer, ScoresNear):  # the final reading knows the neighbourhood
+            near = {s.relation for steps in self._met for s in steps}
+            final = list(walked)
+            scored.update(zip(final, map(float, self.scorer.rescore(query, final, near)), strict=True))
         threshold = self.threshold
         if self.reranker is not None and walked:
             top = sorted(walked, key=lambda c: -scored[c])[: self.config.rerank_top]
@@ -298,6 +311,7 @@ class PathReasoner:
         found: dict[Step, None] = {}
         for node in self._frontier(start, layers)[: self.config.relation_sample]:
             found.update(dict.fromkeys(self._around(node)))
+        self._met.append(tuple(found))
         return [s for s in found if property_key(s.relation) != LABEL_PROPERTY]
 
     def _around(self, node: str) -> tuple[Step, ...]:
