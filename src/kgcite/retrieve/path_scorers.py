@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence, Set as AbstractSet
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np

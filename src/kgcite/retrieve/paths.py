@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence, Set as AbstractSet
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
