@@ -202,7 +202,8 @@ def format_attributed(answer: AttributedAnswer) -> str:
     rest = list(answer.predicted[shown:])
     if rest:
         names = ", ".join(rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
-        lines.append(f"(… and {len(rest)} more answers along the same path: {names}; all with their triples in --json.)")
+        noun = "answer" if len(rest) == 1 else "answers"
+        lines.append(f"(… and {len(rest)} more {noun} along the same path: {names}; all with their triples in --json.)")
     out = [" ".join(lines), ""]
     for key, n in numbers.items():
         t = by_key.get(key)
