@@ -256,3 +256,39 @@ def test_eval_answers_names_a_line_without_predictions(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"id": "1", "answers": ["x"]}) + "\n")
     res = kgcite("eval", "answers", "--answers", str(bad))
     assert res.returncode == 2 and "a.jsonl:1" in res.stderr and "predicted" in res.stderr
+
+
+def test_version_and_an_empty_question() -> None:
+    res = kgcite("--version")
+    assert res.returncode == 0 and res.stdout.startswith("kgcite ")
+    res = kgcite("ask", "   ")
+    assert res.returncode == 2 and "empty question" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_serve_says_when_it_is_ready(tmp_path: Path) -> None:
+    """The ready line comes once the socket accepts requests: a request right after it is answered."""
+    import socket
+    import time
+    import urllib.request
+
+    from tests.retrieve.test_paths import BOOKS
+
+    kb = tmp_path / "books.tsv"
+    kb.write_text(BOOKS)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([*kgcite_cmd(), "serve", "--kg", str(kb), "--port", str(port), "--no-cache"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, stdin=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 120
+        line = ""
+        while time.monotonic() < deadline and "ready on" not in line:
+            line = proc.stdout.readline()
+        assert f"ready on http://127.0.0.1:{port}/" in line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as r:
+            assert json.loads(r.read())["status"] == "ok"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

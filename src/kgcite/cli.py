@@ -22,6 +22,7 @@ from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime, default_cache_path
+from kgcite.train import TrainError
 
 
 def _sample_answers() -> Path:
@@ -221,7 +222,18 @@ def _note_unused_model(args: argparse.Namespace) -> None:
         print("kgcite: note: grounded answers are template text; add --rewrite to let the model phrase them", file=sys.stderr)
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("kgcite")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
+    if not args.question.strip():
+        raise InputError("QUESTION", None, None, "empty question: ask something, e.g. kgcite ask \"Who was Stephen Crane's father?\"")
     try:
         args.question.encode("utf-8")
     except UnicodeEncodeError as exc:  # invalid UTF-8 on the command line, or a lone surrogate
@@ -391,6 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kgcite",
         description="Verifiable question answering over knowledge graphs: citations to KG triples, [NA], and their metrics.",
     )
+    parser.add_argument("--version", action="version", version=f"kgcite {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="load the shipped BioKaLMA graph and score the shipped sample answers")
@@ -401,7 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=cmd_demo)
 
     ask = sub.add_parser("ask", help="answer a question with citations to knowledge-graph triples and/or document quotes")
-    ask.add_argument("question", metavar="QUESTION")
+    ask.add_argument("question", metavar="QUESTION", help='the question, quoted: kgcite ask "Who was Stephen Crane\'s father?"')
     ask.add_argument("--json", action="store_true", help="print the answer as JSON")
     _model_options(ask)
     graph_options(ask)
@@ -503,6 +516,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except InputError as exc:
+        print(f"kgcite: error: {exc}", file=sys.stderr)
+        return 2
+    except TrainError as exc:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 2
     except (KGError, LLMError) as exc:

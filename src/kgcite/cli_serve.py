@@ -33,8 +33,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("kgcite: note: serving on every interface, but only the Host names 127.0.0.1 and localhost are answered; "
               "add --allowed-host NAME for each name clients use (or '*')", file=sys.stderr)
     app = create_app(Service(runtime_from_args(args), config))
-    print(f"kgcite: loading models, then serving on http://{args.host}:{args.port}/ (API docs at /docs)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+    print(f"kgcite: loading models for http://{args.host}:{args.port}/ …", flush=True)
+    url = f"http://{args.host}:{args.port}/"
+
+    class ReadyServer(uvicorn.Server):
+        """Says so once the socket accepts requests (models are loaded by then)."""
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                print(f"kgcite: ready on {url} (API docs at {url}docs)", flush=True)
+
+    ReadyServer(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)).run()
     return 0
 
 
@@ -49,7 +59,7 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
     p.add_argument("--allowed-host", action="append", metavar="NAME",
                    help="a Host name clients use to reach the server (repeatable; '*' for any); "
                         "127.0.0.1, localhost and --host are always allowed")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="default 8000")
     p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")
     p.add_argument("--search-url", metavar="URL", help="a SearXNG instance for source docs|both")

@@ -17,11 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from kgcite.train import TrainError
 from kgcite.train.nli_data import LabelledPair
-
-
-class TrainError(RuntimeError):
-    pass
 
 
 @dataclass(frozen=True)
