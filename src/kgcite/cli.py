@@ -73,9 +73,12 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
             except InputError:
                 print(f"kgcite: nothing of {path} was loaded; files before it stay in {args.store}", file=sys.stderr)
                 raise
-            print(f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s")
+            print(f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s "
+                  "(a quad is one RDF statement: each fact is one, and so is each entity's label and kind)")
     finally:
-        print(f"store {args.store}: {len(store):,} quads ({len(store) - before:+,})")
+        added = len(store) - before
+        print(f"store {args.store}: {len(store):,} quads, {added:+,} by this load (the store adds a label quad per "
+              "relation; a quad already there is not stored twice)")
         store.close()
     return 0
 
