@@ -33,7 +33,9 @@ def main() -> None:
     generators = {"grounded --rewrite (SmolLM2)": runtime.generator("grounded")}
     runtime.generator("grounded").answer("Who was Stephen Crane's father?")  # load everything once
     load_s = time.perf_counter() - t0
-    generators["grounded, template (default ask)"] = Runtime(store=runtime.kg, cache=None, rewrite=False).generator("grounded")
+    generators["grounded, template (default ask)"] = Runtime(store=runtime.kg, cache=None, rewrite=False).generator(
+        "grounded"
+    )
     rows = []
     for name, gen in generators.items():
         stage: dict[str, list[float]] = {s: [] for s in STAGES}
@@ -47,10 +49,23 @@ def main() -> None:
             for s in STAGES:
                 stage[s].append(a.timings.get(s, 0.0))
         p50 = {s: statistics.median(v) * 1000 for s, v in stage.items()}
-        rows.append((name, *(p50[s] for s in STAGES), p50["link"] + p50["retrieve"], statistics.median(total) * 1000,
-                     statistics.quantiles(total, n=20)[-1] * 1000, f"{kept}/{len(questions)}"))
+        rows.append(
+            (
+                name,
+                *(p50[s] for s in STAGES),
+                p50["link"] + p50["retrieve"],
+                statistics.median(total) * 1000,
+                statistics.quantiles(total, n=20)[-1] * 1000,
+                f"{kept}/{len(questions)}",
+            )
+        )
     print(f"models loaded in {load_s:.1f} s (BioKaLMA store, spaCy, MiniLM ONNX, llama.cpp)\n")
-    print(format_table(["pipeline", *[f"{s} ms" for s in STAGES], "link+retrieve ms", "ask p50 ms", "ask p95 ms", "rewrites kept"], rows))
+    print(
+        format_table(
+            ["pipeline", *[f"{s} ms" for s in STAGES], "link+retrieve ms", "ask p50 ms", "ask p95 ms", "rewrites kept"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

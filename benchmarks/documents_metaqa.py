@@ -39,7 +39,11 @@ from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, TwoStage
 from kgcite.retrieve.documents.model import DocumentRetrieval
 from kgcite.train.nli_data import metaqa_template
 
-PARAGRAPHS = (("directed_by", "written_by", "release_year"), ("starred_actors", "has_genre", "in_language"), ("has_tags", "has_imdb_rating", "has_imdb_votes"))
+PARAGRAPHS = (
+    ("directed_by", "written_by", "release_year"),
+    ("starred_actors", "has_genre", "in_language"),
+    ("has_tags", "has_imdb_rating", "has_imdb_votes"),
+)
 
 
 def page(movie: str, facts: list[Triple]) -> str:
@@ -90,7 +94,9 @@ def hits(r: DocumentRetrieval, q: MetaQAQuestion, own: str, k: int) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, default=150)
-    ap.add_argument("--compose", type=int, default=0, metavar="N", help="also answer N questions end to end and score the citations")
+    ap.add_argument(
+        "--compose", type=int, default=0, metavar="N", help="also answer N questions end to end and score the citations"
+    )
     args = ap.parse_args()
     rng = random.Random(0)
     pool = [q for q in read_questions(1, "test") if q.qtype and q.qtype.startswith("movie_to_")]
@@ -108,7 +114,9 @@ def main() -> None:
         cold: list[float] = []
         for q in questions:  # parse every page once: the cold cost, and the cache filled
             t0 = time.perf_counter()
-            DocumentRetriever(rankers["bi-encoder only"], extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question]).retrieve(q.question)
+            DocumentRetriever(
+                rankers["bi-encoder only"], extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question]
+            ).retrieve(q.question)
             cold.append(1000 * (time.perf_counter() - t0))
         rows = []
         for name, ranker in rankers.items():
@@ -116,22 +124,41 @@ def main() -> None:
             h1 = h3 = 0
             ms: list[float] = []
             for q in questions:
-                r = DocumentRetriever(ranker, extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question]).retrieve(q.question)
+                r = DocumentRetriever(
+                    ranker, extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question]
+                ).retrieve(q.question)
                 ms.append(1000 * sum(r.timings.values()))
                 own = str(pages[q.question][0])
                 h1 += hits(r, q, own, 1)
                 h3 += hits(r, q, own, 3)
             n = len(questions)
-            rows.append((name, n, f"{h1 / n:.3f}", f"{h3 / n:.3f}", f"{statistics.median(ms):.0f}", f"{sorted(ms)[int(0.95 * (n - 1))]:.0f}"))
+            rows.append(
+                (
+                    name,
+                    n,
+                    f"{h1 / n:.3f}",
+                    f"{h3 / n:.3f}",
+                    f"{statistics.median(ms):.0f}",
+                    f"{sorted(ms)[int(0.95 * (n - 1))]:.0f}",
+                )
+            )
         print(f"MetaQA 1-hop film questions, 10 pages each (1 own + 9 sharing a value), {len(questions)} questions\n")
         print(format_table(["ranker", "questions", "hit@1", "hit@3", "p50 ms", "p95 ms"], rows))
-        print(f"\nfirst pass (parse 10 pages, encode new passages, bi-encoder rank): p50 {statistics.median(cold):.0f} ms; "
-              f"texts encoded in the run: {vectors.encoded:,}")
+        print(
+            f"\nfirst pass (parse 10 pages, encode new passages, bi-encoder rank): p50 {statistics.median(cold):.0f} ms; "
+            f"texts encoded in the run: {vectors.encoded:,}"
+        )
         if args.compose:
             compose(questions[: args.compose], pages, cache, vectors, rankers["fused (default)"])
 
 
-def compose(questions: list[MetaQAQuestion], pages: dict[str, list[Path]], cache: DocumentCache, vectors: CachedEmbedder, ranker: TwoStageRanker) -> None:
+def compose(
+    questions: list[MetaQAQuestion],
+    pages: dict[str, list[Path]],
+    cache: DocumentCache,
+    vectors: CachedEmbedder,
+    ranker: TwoStageRanker,
+) -> None:
     from kgcite.evaluate.quotes import NLIQuoteVerifier, quote_report
     from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
     from kgcite.kg import EmbeddedStore
@@ -159,16 +186,23 @@ def compose(questions: list[MetaQAQuestion], pages: dict[str, list[Path]], cache
     def share(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.3f}"
 
-    print(f"\nEnd to end, --source both, SmolLM2-135M under the citation grammar, {n} questions "
-          f"(p50 {statistics.median(ms):.0f} ms per answer):\n")
-    print(format_table(["measure", "value"], [
-        ("answer states a gold answer", f"{correct / n:.3f}"),
-        ("citation validity as written", f"{share(r.validity)} ({r.written - r.invalid}/{r.written})"),
-        ("alignment as written (NLI)", f"{share(r.written_alignment)} ({r.written_aligned}/{r.written_pairs})"),
-        ("alignment as returned", f"{share(r.alignment)} ({r.aligned}/{r.pairs})"),
-        ("extractive answers (nothing the model wrote kept)", f"{r.extractive / n:.3f}"),
-        *((f"answers citing {k.replace('_', ' ')}", f"{v:.3f}") for k, v in r.shares().items()),
-    ]))
+    print(
+        f"\nEnd to end, --source both, SmolLM2-135M under the citation grammar, {n} questions "
+        f"(p50 {statistics.median(ms):.0f} ms per answer):\n"
+    )
+    print(
+        format_table(
+            ["measure", "value"],
+            [
+                ("answer states a gold answer", f"{correct / n:.3f}"),
+                ("citation validity as written", f"{share(r.validity)} ({r.written - r.invalid}/{r.written})"),
+                ("alignment as written (NLI)", f"{share(r.written_alignment)} ({r.written_aligned}/{r.written_pairs})"),
+                ("alignment as returned", f"{share(r.alignment)} ({r.aligned}/{r.pairs})"),
+                ("extractive answers (nothing the model wrote kept)", f"{r.extractive / n:.3f}"),
+                *((f"answers citing {k.replace('_', ' ')}", f"{v:.3f}") for k, v in r.shares().items()),
+            ],
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,9 @@ class NerOnlyLinker(EntityLinker):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, help="only the first N questions with a released graph")
-    ap.add_argument("--quick", action="store_true", help="the first 40 questions: a smoke run, not the reported numbers")
+    ap.add_argument(
+        "--quick", action="store_true", help="the first 40 questions: a smoke run, not the reported numbers"
+    )
     args = ap.parse_args()
     if args.quick:
         args.limit = 40
@@ -58,15 +60,26 @@ def main() -> None:
         if expand:
             links = [ls + [LinkedEntity(e, e.label, "", 0) for e in linker.neighbours(ls)] for ls in links]
         ms = (time.perf_counter() - t0) / len(questions) * 1000
-        full = sum({e.id for e in it.graph.entities} <= {le.entity.id for le in ls} for it, ls in zip(items, links, strict=True))
-        some = sum(bool({e.id for e in it.graph.entities} & {le.entity.id for le in ls}) for it, ls in zip(items, links, strict=True))
-        extra = sum(len({le.entity.id for le in ls} - {e.id for e in it.graph.entities}) for it, ls in zip(items, links, strict=True))
+        full = sum(
+            {e.id for e in it.graph.entities} <= {le.entity.id for le in ls}
+            for it, ls in zip(items, links, strict=True)
+        )
+        some = sum(
+            bool({e.id for e in it.graph.entities} & {le.entity.id for le in ls})
+            for it, ls in zip(items, links, strict=True)
+        )
+        extra = sum(
+            len({le.entity.id for le in ls} - {e.id for e in it.graph.entities})
+            for it, ls in zip(items, links, strict=True)
+        )
         rows.append((name, full / len(items), some / len(items), extra / len(items), ms))
     verbatim = sum(all(e.label.lower() in it.question.lower() for e in it.graph.entities) for it in items) / len(items)
     print(f"{len(items)} BioKaLMA questions with a released graph; store: {len(store):,} quads\n")
     print(format_table(["linker", "all QIDs found", "some QID found", "extra entities / q", "ms / question"], rows))
-    print(f"\nquestions whose released entities are all named verbatim in the question: {verbatim:.3f} "
-          "(the rest include entities the question never names)")
+    print(
+        f"\nquestions whose released entities are all named verbatim in the question: {verbatim:.3f} "
+        "(the rest include entities the question never names)"
+    )
 
 
 if __name__ == "__main__":

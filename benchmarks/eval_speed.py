@@ -30,8 +30,11 @@ def main() -> None:
     answers = Path(args.answers) if args.answers else tmp / "answers.jsonl"
     if not args.answers:
         print("making 1,085 grounded answers (template mode)...", file=sys.stderr)
-        subprocess.run(["kgcite", "run", "--dataset", "biokalma:specific", "--out", str(answers), "--no-rewrite", "--no-cache"], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["kgcite", "run", "--dataset", "biokalma:specific", "--out", str(answers), "--no-rewrite", "--no-cache"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     t0 = time.perf_counter()
     report, _ = citation_report(read_records(answers))
     cit_s = time.perf_counter() - t0
@@ -39,12 +42,23 @@ def main() -> None:
     nli = OnnxNLI().load()
     load_s = time.perf_counter() - t1
     rows: list[tuple[object, ...]] = [("citations only (baseline)", report.n_answers, "-", "-", f"{cit_s:.1f}")]
-    for name, lexical in (("citations + alignment (value or NLI)", True), ("citations + alignment (NLI on every pair)", False)):
+    for name, lexical in (
+        ("citations + alignment (value or NLI)", True),
+        ("citations + alignment (NLI on every pair)", False),
+    ):
         nli = OnnxNLI().load()  # a fresh model: no cache carried over between rows
         judge = SupportJudge(nli, lexical=lexical)
         t2 = time.perf_counter()
         metrics, _ = FullEvaluation(AttributionScorer(judge)).run(read_records(answers), tmp / name.replace(" ", "_"))
-        rows.append((name, metrics["n_answers"], metrics["n_alignment_pairs"], nli.misses, f"{time.perf_counter() - t2 + load_s:.1f}"))
+        rows.append(
+            (
+                name,
+                metrics["n_answers"],
+                metrics["n_alignment_pairs"],
+                nli.misses,
+                f"{time.perf_counter() - t2 + load_s:.1f}",
+            )
+        )
     print(format_table(["evaluation", "answers", "pairs", "pairs sent to NLI", "seconds"], rows))
     print(f"\nNLI model load {load_s:.1f} s (included in each row); target: <= 120 s on 2 cores")
 

@@ -49,7 +49,9 @@ def score(evaluator: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
     t0 = time.perf_counter()
     judged = []
     for b in range(0, len(rows), 32):
-        judged += evaluator.judge([AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in rows[b : b + 32]])
+        judged += evaluator.judge(
+            [AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in rows[b : b + 32]]
+        )
     rep = evaluator_report(rows, [j.category for j in judged])
     rep["per_s"] = len(rows) / (time.perf_counter() - t0)
     return rep
@@ -59,8 +61,15 @@ def row(bench: str, name: str, rep: dict[str, Any]) -> tuple[Any, ...]:
     def f(v: float | None) -> str:
         return "–" if v is None else f"{v:.3f}"
 
-    return (bench, name, rep["n"], *(f(rep["f1"][c]) for c in CATEGORIES), *(f(rep["complexity_micro_f1"][c]) for c in COMPLEXITIES),
-            f(rep["overall_micro_f1"]), f"{rep['per_s']:.1f}")
+    return (
+        bench,
+        name,
+        rep["n"],
+        *(f(rep["f1"][c]) for c in CATEGORIES),
+        *(f(rep["complexity_micro_f1"][c]) for c in COMPLEXITIES),
+        f(rep["overall_micro_f1"]),
+        f"{rep['per_s']:.1f}",
+    )
 
 
 def main() -> None:
@@ -79,12 +88,20 @@ def main() -> None:
     # few-shot demonstrations from the far end of the BioKaLMA sample, never among the scored ones
     shots = [next(r for r in reversed(benches["BioKaLMA"]) if r["category"] == c) for c in CATEGORIES]
     shot_ids = {id(r) for r in shots}
-    few = LLMEvaluator(llm, [(AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots])
+    few = LLMEvaluator(
+        llm, [(AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots]
+    )
     rows = []
     for bench, data in benches.items():
         rows.append(row(bench, "nli (AutoIS-style, binary)", score(nli, data)))
         rows.append(row(bench, "trained (kgcite, 4-way)", score(trained, data)))
-        rows.append(row(bench, f"llm-zero SmolLM2-135M (first {args.llm_limit})", score(LLMEvaluator(llm), data[: args.llm_limit])))
+        rows.append(
+            row(
+                bench,
+                f"llm-zero SmolLM2-135M (first {args.llm_limit})",
+                score(LLMEvaluator(llm), data[: args.llm_limit]),
+            )
+        )
         unseen = [r for r in data[: args.llm_limit] if id(r) not in shot_ids]
         rows.append(row(bench, f"llm-few SmolLM2-135M (first {args.llm_limit})", score(few, unseen)))
     head = ["bench", "evaluator", "n", "Sup.", "Par.", "Con.", "Irr.", "S.", "U.", "I.", "C.", "micro-F1", "samples/s"]

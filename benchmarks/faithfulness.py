@@ -56,7 +56,12 @@ def run_pipeline(src: Path, questions: Path, out: Path, *, rewrite: bool) -> lis
 
 def baseline_tree(rev: str, into: Path) -> Path | None:
     """``rev`` checked out in a temporary worktree; None (and a note) where git cannot."""
-    done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         print(f"baseline skipped: git worktree add {rev} failed: {done.stderr.strip()}", file=sys.stderr)
         return None
@@ -67,7 +72,8 @@ def parsed(answer: dict[str, Any]) -> tuple[ParsedAnswer, Subgraph]:
     triples = tuple(Triple(s, sl, r, v, o) for s, sl, r, v, o in answer["retrieved"])
     graph = Subgraph(tuple(Entity(i, label) for i, label in answer["entities"]), triples)
     sentences = tuple(
-        Sentence(s["text"], cite_triples(tuple(c) for c in s["citations"]) + ((NACitation(),) if s["na"] else ())) for s in answer["sentences"]
+        Sentence(s["text"], cite_triples(tuple(c) for c in s["citations"]) + ((NACitation(),) if s["na"] else ()))
+        for s in answer["sentences"]
     )
     return ParsedAnswer(sentences), graph
 
@@ -93,7 +99,9 @@ def score(answers: Sequence[dict[str, Any]], gold: dict[str, dict[str, Any]], ju
             keys = {property_key(r) for r in group}
             asked += 1
             subject = next((e.label for e in g.entities if e.id == want["entity"]), None)
-            answered += any(property_key(c[1]) in keys for c in cited) or any(names_gap(t, subject, r) for t in na_texts for r in group)
+            answered += any(property_key(c[1]) in keys for c in cited) or any(
+                names_gap(t, subject, r) for t in na_texts for r in group
+            )
         if not want["summary"]:
             allowed = {property_key(r) for group in want["asks"] for r in group}
             cited_total += len(cited)
@@ -113,7 +121,9 @@ def score(answers: Sequence[dict[str, Any]], gold: dict[str, dict[str, Any]], ju
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bio", type=int, default=200, help="BioKaLMA questions (evenly spaced over both splits)")
-    ap.add_argument("--baseline-rev", default="1d51e42", help="the earlier commit whose pipeline is the baseline ('' to skip)")
+    ap.add_argument(
+        "--baseline-rev", default="1d51e42", help="the earlier commit whose pipeline is the baseline ('' to skip)"
+    )
     ap.add_argument("--quick", action="store_true", help="a smoke run: 6 + 6 questions, template only, no baseline")
     ap.add_argument("--out", help="keep the answers (JSONL per pipeline) in this folder")
     args = ap.parse_args(argv)
@@ -132,22 +142,64 @@ def main(argv: Sequence[str] | None = None) -> None:
         qfile.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in bio + written), encoding="utf-8")
         runs: dict[str, list[dict[str, Any]]] = {}
         if not args.quick:
-            runs["this tree, --rewrite (SmolLM2)"] = run_pipeline(ROOT / "src", qfile, out / "rewrite.jsonl", rewrite=True)
-        runs["this tree, default ask (template)"] = run_pipeline(ROOT / "src", qfile, out / "template.jsonl", rewrite=False)
+            runs["this tree, --rewrite (SmolLM2)"] = run_pipeline(
+                ROOT / "src", qfile, out / "rewrite.jsonl", rewrite=True
+            )
+        runs["this tree, default ask (template)"] = run_pipeline(
+            ROOT / "src", qfile, out / "template.jsonl", rewrite=False
+        )
         if args.baseline_rev and not args.quick:
             src = baseline_tree(args.baseline_rev, Path(tmp) / "baseline")
             if src is not None:
                 try:
-                    runs[f"{args.baseline_rev} (before), its default ask (rewrite)"] = run_pipeline(src, qfile, out / "baseline.jsonl", rewrite=True)
+                    runs[f"{args.baseline_rev} (before), its default ask (rewrite)"] = run_pipeline(
+                        src, qfile, out / "baseline.jsonl", rewrite=True
+                    )
                 finally:
-                    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(Path(tmp) / "baseline")], check=False)
+                    subprocess.run(
+                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(Path(tmp) / "baseline")],
+                        check=False,
+                    )
     judge = SupportJudge(load_nli(None))
     rows = []
     for name, answers in runs.items():
-        for part, subset in (("BioKaLMA", [a for a in answers if a["question"] not in gold]), ("written", [a for a in answers if a["question"] in gold]), ("all", answers)):
+        for part, subset in (
+            ("BioKaLMA", [a for a in answers if a["question"] not in gold]),
+            ("written", [a for a in answers if a["question"] in gold]),
+            ("all", answers),
+        ):
             s = score(subset, gold, judge)
-            rows.append((name, part, s["n"], s["pairs"], s["supported"], s["answered"], s["padding"], s["linked"], s["rewritten"], s["p50"]))
-    print(format_table(["pipeline", "questions", "n", "pairs", "judge-supported", "asked parts answered/[NA]", "padding", "right entity", "rewrites kept", "p50 s"], rows))
+            rows.append(
+                (
+                    name,
+                    part,
+                    s["n"],
+                    s["pairs"],
+                    s["supported"],
+                    s["answered"],
+                    s["padding"],
+                    s["linked"],
+                    s["rewritten"],
+                    s["p50"],
+                )
+            )
+    print(
+        format_table(
+            [
+                "pipeline",
+                "questions",
+                "n",
+                "pairs",
+                "judge-supported",
+                "asked parts answered/[NA]",
+                "padding",
+                "right entity",
+                "rewrites kept",
+                "p50 s",
+            ],
+            rows,
+        )
+    )
     print("\ntargets (default ask): supported >= 0.98, padding <= 0.05, asked parts answered or flagged >= 0.95")
 
 

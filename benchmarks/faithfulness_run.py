@@ -39,16 +39,32 @@ def main() -> None:
                 t0 = time.perf_counter()
                 a = generator.answer(it["question"])
                 secs = time.perf_counter() - t0
-                fh.write(json.dumps({
-                    "question": it["question"],
-                    "graph": name,
-                    "seconds": secs,
-                    "rewritten": a.rewritten,
-                    "linked": list(a.linked),
-                    "sentences": [{"text": s.text, "na": s.na, "citations": [list(t.key) for t in s.cited_triples() if t.key]} for s in a.sentences],
-                    "retrieved": [[t.subject_id, t.subject_label, t.relation, t.object_value, t.object_id] for t in a.retrieved.triples],
-                    "entities": [[e.id, e.label] for e in a.retrieved.entities],
-                }, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "question": it["question"],
+                            "graph": name,
+                            "seconds": secs,
+                            "rewritten": a.rewritten,
+                            "linked": list(a.linked),
+                            "sentences": [
+                                {
+                                    "text": s.text,
+                                    "na": s.na,
+                                    "citations": [list(t.key) for t in s.cited_triples() if t.key],
+                                }
+                                for s in a.sentences
+                            ],
+                            "retrieved": [
+                                [t.subject_id, t.subject_label, t.relation, t.object_value, t.object_id]
+                                for t in a.retrieved.triples
+                            ],
+                            "entities": [[e.id, e.label] for e in a.retrieved.entities],
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
 
 
 if __name__ == "__main__":

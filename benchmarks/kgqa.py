@@ -66,9 +66,15 @@ def in_graph_of(store: Any) -> Any:
 
 def row(label: Any, name: str, m: dict[str, Any]) -> tuple[Any, ...]:
     return (
-        label, name, m["n"], f"{m['hits_at_1']:.3f}", f"{m['answer_f1']:.3f}",
+        label,
+        name,
+        m["n"],
+        f"{m['hits_at_1']:.3f}",
+        f"{m['answer_f1']:.3f}",
         "n/a" if m["citation_correctness"] is None else f"{m['citation_correctness']:.3f}",
-        "n/a" if m["path_cited"] is None else f"{m['path_cited']:.3f}", f"{m['na_rate']:.3f}", f"{m['p50_ms']:.1f}",
+        "n/a" if m["path_cited"] is None else f"{m['path_cited']:.3f}",
+        f"{m['na_rate']:.3f}",
+        f"{m['p50_ms']:.1f}",
         f"{m['llm_calls_per_question']:.0f}",
     )
 
@@ -97,10 +103,17 @@ def tog_e_rows(search: ToGE, questions: list[MetaQAQuestion]) -> list[dict[str, 
             continue
         top = r.paths[0] if r.paths else None
         triples = [[h.triple.subject_label, h.triple.relation, h.triple.object_value] for h in top.hops] if top else []
-        rows.append({
-            "answers": list(q.answers), "topic": [q.topic], "predicted": [top.end_label] if top else [],
-            "answer_paths": {top.end_label: triples} if top else {}, "citations": triples, "llm_calls": r.llm_calls, "ms": r.ms,
-        })
+        rows.append(
+            {
+                "answers": list(q.answers),
+                "topic": [q.topic],
+                "predicted": [top.end_label] if top else [],
+                "answer_paths": {top.end_label: triples} if top else {},
+                "citations": triples,
+                "llm_calls": r.llm_calls,
+                "ms": r.ms,
+            }
+        )
     return rows
 
 
@@ -111,8 +124,12 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--quick", action="store_true", help="20 questions per hop, 3 warm-up: a smoke run (seconds)")
     ap.add_argument("--trained", metavar="DIR", help="a `kgcite train paths` export to compare with zero-shot")
-    ap.add_argument("--logo", nargs=2, metavar=("METAQA_ONLY", "BIOKALMA_ONLY"),
-                    help="export folders of `kgcite train paths` models trained on one graph each")
+    ap.add_argument(
+        "--logo",
+        nargs=2,
+        metavar=("METAQA_ONLY", "BIOKALMA_ONLY"),
+        help="export folders of `kgcite train paths` models trained on one graph each",
+    )
     args = ap.parse_args()
     if args.quick:
         args.limit, args.warmup = 20, 3
@@ -136,7 +153,9 @@ def main() -> None:
         results.append(("ToG-E top path (baseline)", tog_e_rows(baseline, questions)))
         table += [row(f"MetaQA {hops}-hop", name, answer_metrics(rows, in_graph_of(store))) for name, rows in results]
     print(format_table(HEADERS, table))
-    print("\ntargets: zero-shot Hits@1 >= 0.85/0.80/0.60 (trained >= 0.97/0.97/0.93), citations 1.000, path cited >= 0.98, p50 <= 50 ms")
+    print(
+        "\ntargets: zero-shot Hits@1 >= 0.85/0.80/0.60 (trained >= 0.97/0.97/0.93), citations 1.000, path cited >= 0.98, p50 <= 50 ms"
+    )
 
     # -- graphs the shipped model never saw, and leave-one-graph-out --------------------------
     from kgcite.cli_retrieve import open_kg
@@ -154,7 +173,9 @@ def main() -> None:
     )
     for set_name, graph, items in sets:
         for name, spec in specs:
-            unseen.append(row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph))))
+            unseen.append(
+                row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph)))
+            )
     if args.logo:
         metaqa_only, bio_only = args.logo
         sample = metaqa_items(random.Random(0).sample(read_questions(2), min(args.limit, 300)))
@@ -166,7 +187,9 @@ def main() -> None:
             ("port graph (held out)", port, port_items, "trained on BioKaLMA only", bio_only),
         ]
         for set_name, graph, items, name, spec in logo:
-            unseen.append(row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph))))
+            unseen.append(
+                row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph)))
+            )
     print()
     print(format_table(HEADERS, unseen))
     print("\ntarget: on a graph it did not train on, a trained scorer is not worse than zero-shot")

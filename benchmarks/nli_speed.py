@@ -15,12 +15,14 @@ from kgcite.models.nli import OnnxNLI
 
 def pairs(n: int, salt: str) -> tuple[list[str], list[str]]:
     # ~60-word premises: with the hypothesis and special tokens the input is ~128 tokens
-    body = ("Stephen Crane was an American poet, novelist and short story writer who was born in Newark, New Jersey, "
-            "studied at Syracuse University, played baseball for the university team, and wrote The Red Badge of "
-            "Courage, a novel about the American Civil War that made him famous before he died in Badenweiler of "
-            "tuberculosis at the age of twenty-eight, after years spent as a war correspondent in Cuba and Greece and as "
-            "a journalist in New York City, where he wrote about the poor, the immigrants and the street life of the Bowery "
-            "that shaped his first novel, Maggie ")
+    body = (
+        "Stephen Crane was an American poet, novelist and short story writer who was born in Newark, New Jersey, "
+        "studied at Syracuse University, played baseball for the university team, and wrote The Red Badge of "
+        "Courage, a novel about the American Civil War that made him famous before he died in Badenweiler of "
+        "tuberculosis at the age of twenty-eight, after years spent as a war correspondent in Cuba and Greece and as "
+        "a journalist in New York City, where he wrote about the poor, the immigrants and the street life of the Bowery "
+        "that shaped his first novel, Maggie "
+    )
     return [f"{body}{salt} {i}." for i in range(n)], [f"place of birth: Newark {i}" for i in range(n)]
 
 

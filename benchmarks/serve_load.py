@@ -21,7 +21,9 @@ from kgcite.server.launch import served
 
 
 def questions(n: int) -> list[str]:
-    people = dict.fromkeys(it.graph.entities[0].label for p in shipped_biokalma() for it in read_biokalma(p) if it.graph.entities)
+    people = dict.fromkeys(
+        it.graph.entities[0].label for p in shipped_biokalma() for it in read_biokalma(p) if it.graph.entities
+    )
     return [f"Where was {name} born?" for name in list(people)[:n]]
 
 
@@ -45,8 +47,17 @@ def row(name: str, results: list[tuple[int, float]], wall: float, batches: int) 
     lat = sorted(s for _, s in results)
     dec = statistics.quantiles(lat, n=10)
     codes = ", ".join(f"{c}×{k}" for c, k in sorted(Counter(c for c, _ in results).items()))
-    return (name, f"{wall:.1f}", f"{len(results) / wall:.2f}", f"{dec[0]:.2f}", f"{statistics.median(lat):.2f}",
-            f"{dec[8]:.2f}", f"{lat[-1]:.2f}", str(batches), codes)
+    return (
+        name,
+        f"{wall:.1f}",
+        f"{len(results) / wall:.2f}",
+        f"{dec[0]:.2f}",
+        f"{statistics.median(lat):.2f}",
+        f"{dec[8]:.2f}",
+        f"{lat[-1]:.2f}",
+        str(batches),
+        codes,
+    )
 
 
 def main() -> None:
@@ -63,8 +74,14 @@ def main() -> None:
             results = asyncio.run(run(url, qs))
             wall = time.perf_counter() - t0
             rows.append(row(name, results, wall, httpx.get(f"{url}/health").json()["batches"]))
-    print(f"POST /ask, {args.n} questions, SmolLM2 via embedded llama.cpp, response cache off, max batch {args.max_batch}")
-    print(format_table(["requests", "wall s", "answers/s", "p10 s", "p50 s", "p90 s", "max s", "model batches", "status"], rows))
+    print(
+        f"POST /ask, {args.n} questions, SmolLM2 via embedded llama.cpp, response cache off, max batch {args.max_batch}"
+    )
+    print(
+        format_table(
+            ["requests", "wall s", "answers/s", "p10 s", "p50 s", "p90 s", "max s", "model batches", "status"], rows
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,13 @@ def evaluate(search: ToGE, questions: list[MetaQAQuestion]) -> tuple[dict[str, f
         ms.append(r.ms)
         sizes.append(len(r.graph))
     n = len(questions)
-    return {"recall": recall / n, "hits1": hits / n, "p50": statistics.median(ms), "triples": sum(sizes) / n, "llm": 0}, sizes
+    return {
+        "recall": recall / n,
+        "hits1": hits / n,
+        "p50": statistics.median(ms),
+        "triples": sum(sizes) / n,
+        "llm": 0,
+    }, sizes
 
 
 def baseline(store: EmbeddedStore, search: ToGE, questions: list[MetaQAQuestion], sizes: list[int]) -> dict[str, float]:
@@ -82,9 +88,31 @@ def main() -> None:
         for name, search in configs:
             m, s = evaluate(search, questions)
             sizes = sizes or s
-            rows.append((hops, name, len(questions), m["recall"], m["hits1"], f"{m['p50']:.1f}", f"{m['triples']:.1f}", m["llm"]))
+            rows.append(
+                (
+                    hops,
+                    name,
+                    len(questions),
+                    m["recall"],
+                    m["hits1"],
+                    f"{m['p50']:.1f}",
+                    f"{m['triples']:.1f}",
+                    m["llm"],
+                )
+            )
         b = baseline(store, default, questions, sizes)
-        rows.append((hops, f"{hops}-hop neighbourhood, same #triples", len(questions), b["recall"], b["hits1"], f"{b['p50']:.1f}", f"{b['triples']:.1f}", 0))
+        rows.append(
+            (
+                hops,
+                f"{hops}-hop neighbourhood, same #triples",
+                len(questions),
+                b["recall"],
+                b["hits1"],
+                f"{b['p50']:.1f}",
+                f"{b['triples']:.1f}",
+                0,
+            )
+        )
     print(format_table(["hops", "method", "n", "recall", "Hits@1", "p50 ms", "triples", "LLM calls"], rows))
     print("\ntargets: 2-hop recall >= 0.90, 3-hop >= 0.75, p50 <= 30 ms")
 

@@ -91,7 +91,11 @@ class _Scripted(BaseHTTPRequestHandler):
 def broken_server(request: pytest.FixtureRequest) -> Iterator[tuple[str, type[_Scripted]]]:
     """A server on 127.0.0.1 that answers with ``request.param`` = (status, body)."""
     status, body = getattr(request, "param", (500, {"error": "boom"}))
-    handler = type("Handler", (_Scripted,), {"status": status, "body": body if isinstance(body, bytes) else json.dumps(body).encode(), "hits": 0})
+    handler = type(
+        "Handler",
+        (_Scripted,),
+        {"status": status, "body": body if isinstance(body, bytes) else json.dumps(body).encode(), "hits": 0},
+    )
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

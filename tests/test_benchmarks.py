@@ -22,6 +22,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ],
 )
 def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:
-    res = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick"], capture_output=True, text=True, timeout=600, check=False)
+    res = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), "--quick"], capture_output=True, text=True, timeout=600, check=False
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     assert all(e in res.stdout for e in expected), res.stdout

@@ -34,7 +34,15 @@ def kgcite_cmd() -> list[str]:
 
 
 def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*kgcite_cmd(), *args], check=False, capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300)
+    return subprocess.run(
+        [*kgcite_cmd(), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
 
 
 def figure_2_record(id_: str = "fig2") -> dict[str, object]:
@@ -73,10 +81,24 @@ def test_eval_citations_takes_the_datas_own_spelling_and_the_label(tmp_path: Pat
     """Regressions: ``date_of_birth`` (as the shipped file spells it) and ``name`` were counted incorrect,
     and a minimum set in the data's spelling was never recalled; a graph with no entity is not scored."""
     crane = json.loads(_biokalma_path().read_text(encoding="utf-8"))[0][1]
-    answer = "Stephen Crane [Q206534, name: Stephen Crane] was born on 1 November 1871 [Q206534, date_of_birth: 1871-11-01]."
+    answer = (
+        "Stephen Crane [Q206534, name: Stephen Crane] was born on 1 November 1871 [Q206534, date_of_birth: 1871-11-01]."
+    )
     rows = [
-        {"id": "a", "question": "?", "answer": answer, "kg": crane, "minimum_knowledge": [["Q206534", "date_of_birth", "1871-11-01"]]},
-        {"id": "b", "question": "?", "answer": "Unknown [Q1, p: v].", "kg": [], "minimum_knowledge": [["Q1", "p", "v"]]},
+        {
+            "id": "a",
+            "question": "?",
+            "answer": answer,
+            "kg": crane,
+            "minimum_knowledge": [["Q206534", "date_of_birth", "1871-11-01"]],
+        },
+        {
+            "id": "b",
+            "question": "?",
+            "answer": "Unknown [Q1, p: v].",
+            "kg": [],
+            "minimum_knowledge": [["Q1", "p", "v"]],
+        },
     ]
     path = tmp_path / "answers.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -202,7 +224,14 @@ def test_ask_prints_readable_citations() -> None:
 def test_ask_with_an_unreachable_server_fails_clearly() -> None:
     from tests.conftest import free_port
 
-    res = kgcite("ask", "Who was Stephen Crane's father?", "--base-url", f"http://127.0.0.1:{free_port()}", "--no-cache", "--rewrite")
+    res = kgcite(
+        "ask",
+        "Who was Stephen Crane's father?",
+        "--base-url",
+        f"http://127.0.0.1:{free_port()}",
+        "--no-cache",
+        "--rewrite",
+    )
     assert res.returncode == 1
     assert "kgcite: error:" in res.stderr and "unreachable" in res.stderr and "Traceback" not in res.stderr
 
@@ -217,25 +246,41 @@ def test_run_a_qa_dataset_on_a_graph_file_then_eval_answers(tmp_path: Path) -> N
     kb.write_text(BOOKS)
     qa = tmp_path / "qa.jsonl"
     lines = [
-        {"id": "1", "question": "which publishers published the books written by Ines Calder", "answers": ["Harbor Press", "Northwind"], "topic": ["Ines Calder"]},
+        {
+            "id": "1",
+            "question": "which publishers published the books written by Ines Calder",
+            "answers": ["Harbor Press", "Northwind"],
+            "topic": ["Ines Calder"],
+        },
         {"id": "2", "question": "where was the writer of [Night Ferry] born", "answers": ["aarhus"]},
         {"id": "3", "question": "who is the mayor of Lisbon", "answers": ["Someone"], "topic": "Lisbon"},
     ]
     qa.write_text("".join(json.dumps(x) + "\n" for x in lines))
     out = tmp_path / "out.jsonl"
-    res = kgcite("run", "--dataset", str(qa), "--kg", str(kb), "--path-scorer", "zero-shot", "--out", str(out), "--no-cache")
+    res = kgcite(
+        "run", "--dataset", str(qa), "--kg", str(kb), "--path-scorer", "zero-shot", "--out", str(out), "--no-cache"
+    )
     assert res.returncode == 0, res.stderr
     assert "kgcite eval answers" in res.stdout
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [sorted(r["predicted"]) for r in rows] == [["Harbor Press", "Northwind"], ["Aarhus"], []]
-    assert sorted(map(tuple, rows[0]["citations"])) == [("Salt Roads", "published_by", "Northwind"), ("Salt Roads", "written_by", "Ines Calder"),
-                                                        ("The Glass Orchard", "published_by", "Harbor Press"), ("The Glass Orchard", "written_by", "Ines Calder")]
+    assert sorted(map(tuple, rows[0]["citations"])) == [
+        ("Salt Roads", "published_by", "Northwind"),
+        ("Salt Roads", "written_by", "Ines Calder"),
+        ("The Glass Orchard", "published_by", "Harbor Press"),
+        ("The Glass Orchard", "written_by", "Ines Calder"),
+    ]
     assert all(len(p) == 2 for p in rows[0]["answer_paths"].values())
     assert "[NA]" in rows[2]["answer"] and rows[2]["llm_calls"] == 0
     res = kgcite("eval", "answers", "--answers", str(out), "--json")
     assert res.returncode == 0, res.stderr
     m = json.loads(res.stdout)
-    assert m["n"] == 3 and m["hits_at_1"] == pytest.approx(2 / 3) and m["citation_correctness"] == 1.0 and m["path_cited"] == 1.0
+    assert (
+        m["n"] == 3
+        and m["hits_at_1"] == pytest.approx(2 / 3)
+        and m["citation_correctness"] == 1.0
+        and m["path_cited"] == 1.0
+    )
     assert m["na_rate"] == pytest.approx(1 / 3)
 
 
@@ -244,11 +289,22 @@ def test_ask_a_two_hop_question_of_a_graph_file(tmp_path: Path) -> None:
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)
-    res = kgcite("ask", "--kg", str(kb), "--path-scorer", "zero-shot", "--no-cache", "--topic", "Night Ferry",
-                 "where was the writer of Night Ferry born")
+    res = kgcite(
+        "ask",
+        "--kg",
+        str(kb),
+        "--path-scorer",
+        "zero-shot",
+        "--no-cache",
+        "--topic",
+        "Night Ferry",
+        "where was the writer of Night Ferry born",
+    )
     assert res.returncode == 0, res.stderr
     assert "Night Ferry" in res.stdout and "Aarhus" in res.stdout
-    assert "[1] Night Ferry · written by · Tomas Reyl" in res.stdout and "[2] Tomas Reyl · born in · Aarhus" in res.stdout
+    assert (
+        "[1] Night Ferry · written by · Tomas Reyl" in res.stdout and "[2] Tomas Reyl · born in · Aarhus" in res.stdout
+    )
 
 
 def test_eval_answers_names_a_line_without_predictions(tmp_path: Path) -> None:
@@ -278,8 +334,13 @@ def test_serve_says_when_it_is_ready(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([*kgcite_cmd(), "serve", "--kg", str(kb), "--port", str(port), "--no-cache"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*kgcite_cmd(), "serve", "--kg", str(kb), "--port", str(port), "--no-cache"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     try:
         assert proc.stdout is not None
         deadline = time.monotonic() + 120

@@ -14,8 +14,28 @@ DOCS = Path(__file__).parent / "retrieve" / "data" / "docs"
 def test_ask_both_end_to_end_then_eval_quotes(tmp_path: Path) -> None:
     os.environ["KGCITE_CACHE_DIR"] = str(tmp_path / "cache")
     try:
-        res = kgcite("ask", "Where did Stephen Crane die?", "--source", "both", "--docs", str(DOCS), "--constrained", "--json", "--jsonl")
-        again = kgcite("ask", "Where was Stephen Crane buried?", "--source", "docs", "--docs", str(DOCS), "--json", "--jsonl", "--no-rewrite")
+        res = kgcite(
+            "ask",
+            "Where did Stephen Crane die?",
+            "--source",
+            "both",
+            "--docs",
+            str(DOCS),
+            "--constrained",
+            "--json",
+            "--jsonl",
+        )
+        again = kgcite(
+            "ask",
+            "Where was Stephen Crane buried?",
+            "--source",
+            "docs",
+            "--docs",
+            str(DOCS),
+            "--json",
+            "--jsonl",
+            "--no-rewrite",
+        )
     finally:
         del os.environ["KGCITE_CACHE_DIR"]
     assert res.returncode == 0, res.stderr

@@ -15,7 +15,9 @@ MINIMUM_SETS = shipped_data("samples", "minimum_sets.jsonl")
 
 
 def test_nli_json_contract() -> None:
-    res = kgcite("nli", "--premise", "Stephen Crane was born in Newark.", "--hypothesis", "place of birth: Newark", "--json")
+    res = kgcite(
+        "nli", "--premise", "Stephen Crane was born in Newark.", "--hypothesis", "place of birth: Newark", "--json"
+    )
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["label"] == "entailment"
@@ -38,7 +40,9 @@ def test_eval_all_json_report_and_resume(tmp_path: Path) -> None:
     assert (out / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = (out / "report.md").read_text()
     assert "| Align. | Corr. |" in report
-    assert f"# Evaluation of `{SAMPLES.name}`" in report and str(SAMPLES.parent) not in report  # served pages show no paths
+    assert (
+        f"# Evaluation of `{SAMPLES.name}`" in report and str(SAMPLES.parent) not in report
+    )  # served pages show no paths
     lines = (out / "per_answer.jsonl").read_text().splitlines()
     again = kgcite("eval", "all", "--answers", str(SAMPLES), "--out", str(out), "--json")
     assert json.loads(again.stdout) == metrics
@@ -47,7 +51,8 @@ def test_eval_all_json_report_and_resume(tmp_path: Path) -> None:
 
 def test_eval_all_na_scores_and_bad_lines(tmp_path: Path) -> None:
     rec = {
-        "id": "na-1", "question": "Where was Stephen Crane born and where did he die?",
+        "id": "na-1",
+        "question": "Where was Stephen Crane born and where did he die?",
         "answer": "Stephen Crane was born in Newark [Q206534, place of birth: Newark]. He died in Badenweiler [NA].",
         "kg": [{"qid": "Q206534", "name": "Stephen Crane", "place of birth": "Newark"}],
         "minimum_knowledge": [["Q206534", "place of birth", "Newark"], ["Q206534", "place of death", "Badenweiler"]],
@@ -85,9 +90,14 @@ def test_removal_removes_knowledge_written_in_another_spelling() -> None:
 
 
 def test_experiments_write_table_and_plots(tmp_path: Path) -> None:
-    for kind, plots in (("removal", {"figure4_na.png", "table5_citations.png"}), ("retrieval", {"figure5_retrieval.png"})):
+    for kind, plots in (
+        ("removal", {"figure4_na.png", "table5_citations.png"}),
+        ("retrieval", {"figure5_retrieval.png"}),
+    ):
         out = tmp_path / kind
-        res = kgcite("experiment", kind, "--dataset", str(MINIMUM_SETS), "--out", str(out), "--limit", "5", "--no-rewrite")
+        res = kgcite(
+            "experiment", kind, "--dataset", str(MINIMUM_SETS), "--out", str(out), "--limit", "5", "--no-rewrite"
+        )
         assert res.returncode == 0, res.stderr
         assert plots <= {p.name for p in out.iterdir()}
         rows = json.loads((out / "results.json").read_text())

@@ -67,15 +67,23 @@ def test_invalid_utf8_is_a_located_error_in_every_reader(tmp_path: Path) -> None
     biokalma.write_bytes(b'[["q",\n [{"qid": "Q1", "name": "\xff"}]]]')
     good = json.dumps({"id": "1", "question": "q", "answer": "a", "kg": [], "minimum_knowledge": []})
     answers_file = tmp_path / "a.jsonl"
-    answers_file.write_bytes(good.encode() + b"\n" + good.replace('"a"', '"\xff"').replace('"1"', '"2"').encode("latin-1") + b"\n")
+    answers_file.write_bytes(
+        good.encode() + b"\n" + good.replace('"a"', '"\xff"').replace('"1"', '"2"').encode("latin-1") + b"\n"
+    )
     bench = tmp_path / "b.jsonl"
     bench.write_bytes(b'{"question": "q\xff", "answer_statement": "a", "citation": "c", "category": "supportive"}\n')
     cases = [
         (("kg", "load", str(tsv), "--store", str(tmp_path / "s1")), f"{tsv}:2: invalid UTF-8"),
         (("kg", "load", str(biokalma), "--store", str(tmp_path / "s2")), f"{biokalma}:2: invalid UTF-8"),
         (("eval", "citations", "--answers", str(answers_file)), f"{answers_file}:2: invalid UTF-8"),
-        (("eval", "all", "--answers", str(answers_file), "--out", str(tmp_path / "e")), f"{answers_file}:2: invalid UTF-8"),
-        (("run", "--dataset", str(answers_file), "--out", str(tmp_path / "r.jsonl")), f"{answers_file}:2: invalid UTF-8"),
+        (
+            ("eval", "all", "--answers", str(answers_file), "--out", str(tmp_path / "e")),
+            f"{answers_file}:2: invalid UTF-8",
+        ),
+        (
+            ("run", "--dataset", str(answers_file), "--out", str(tmp_path / "r.jsonl")),
+            f"{answers_file}:2: invalid UTF-8",
+        ),
         (("evaluate-evaluator", "--bench", str(bench), "--evaluator", "nli"), f"{bench}:1: invalid UTF-8"),
         (("eval", "citations", "--answers", str(tmp_path)), "is a folder, not a file"),
         (("kg", "load", str(tmp_path / "missing.txt"), "--store", str(tmp_path / "s3")), "cannot read: No such file"),
@@ -127,7 +135,9 @@ def test_a_30_kb_question_is_answered_in_linear_time(biokalma_store) -> None:  #
     generator = GroundedGenerator(KGRetriever(biokalma_store, EntityLinker(biokalma_store, SpacyNER().load())), None)
     generator.answer("Who was Stephen Crane's father?")  # load the models
     rng = random.Random(0)
-    words = " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(6000))
+    words = " ".join(
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(6000)
+    )
     for text in (words[:30_000], ("Who was Stephen Crane's father and where was he born " * 600)[:30_000]):
         t0 = time.perf_counter()
         answer = generator.answer(text)

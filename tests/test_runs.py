@@ -34,8 +34,21 @@ def test_a_torn_last_line_is_cut_on_resume(tmp_path: Path) -> None:
 
 def test_kill_9_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "run.jsonl"
-    args = ["run", "--dataset", "biokalma:specific", "--limit", "12", "--batch-size", "3", "--out", str(out), "--no-cache"]
-    proc = subprocess.Popen([*kgcite_cmd(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    args = [
+        "run",
+        "--dataset",
+        "biokalma:specific",
+        "--limit",
+        "12",
+        "--batch-size",
+        "3",
+        "--out",
+        str(out),
+        "--no-cache",
+    ]
+    proc = subprocess.Popen(
+        [*kgcite_cmd(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 3):
         time.sleep(0.05)
@@ -54,14 +67,29 @@ def test_kill_9_then_resume(tmp_path: Path) -> None:
     assert ids[: len(done_before)] == done_before  # finished items were neither redone nor lost
     report = json.loads(kgcite("eval", "citations", "--answers", str(out), "--json").stdout)
     # 3 of the 12 questions have no graph: not scored, as in the authors' scorer
-    assert (report["n_answers"], report["n_no_graph"]) == (9, 3) and report["correctness"] == 1.0  # grounded: by construction
+    assert (report["n_answers"], report["n_no_graph"]) == (9, 3) and report[
+        "correctness"
+    ] == 1.0  # grounded: by construction
 
 
 def test_run_against_a_dead_server_records_failures_and_goes_on(tmp_path: Path) -> None:
     out = tmp_path / "dead.jsonl"
     port = free_port()
-    res = kgcite("run", "--dataset", "biokalma:general", "--limit", "3", "--out", str(out), "--no-cache",
-                 "--base-url", f"http://127.0.0.1:{port}", "--timeout", "2", "--rewrite")
+    res = kgcite(
+        "run",
+        "--dataset",
+        "biokalma:general",
+        "--limit",
+        "3",
+        "--out",
+        str(out),
+        "--no-cache",
+        "--base-url",
+        f"http://127.0.0.1:{port}",
+        "--timeout",
+        "2",
+        "--rewrite",
+    )
     assert res.returncode == 0, res.stderr
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     failed = [x for x in lines if x["status"] == "failed"]

@@ -34,8 +34,11 @@ def _biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedSto
     t0 = time.perf_counter()
     store, n = biokalma_store(location)
     if not quiet and n:
-        print(f"loaded BioKaLMA into {location or 'memory'}: {n:,} quads read, {len(store):,} stored, "
-              f"{time.perf_counter() - t0:.2f} s", file=sys.stderr)
+        print(
+            f"loaded BioKaLMA into {location or 'memory'}: {n:,} quads read, {len(store):,} stored, "
+            f"{time.perf_counter() - t0:.2f} s",
+            file=sys.stderr,
+        )
     elif not quiet:
         print(f"reopened {location}: {len(store):,} quads, nothing reloaded", file=sys.stderr)
     return store
@@ -73,12 +76,16 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
             except InputError:
                 print(f"kgcite: nothing of {path} was loaded; files before it stay in {args.store}", file=sys.stderr)
                 raise
-            print(f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s "
-                  "(a quad is one RDF statement: each fact is one, and so is each entity's label and kind)")
+            print(
+                f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s "
+                "(a quad is one RDF statement: each fact is one, and so is each entity's label and kind)"
+            )
     finally:
         added = len(store) - before
-        print(f"store {args.store}: {len(store):,} quads, {added:+,} by this load (the store adds a label quad per "
-              "relation; a quad already there is not stored twice)")
+        print(
+            f"store {args.store}: {len(store):,} quads, {added:+,} by this load (the store adds a label quad per "
+            "relation; a quad already there is not stored twice)"
+        )
         store.close()
     return 0
 
@@ -200,7 +207,9 @@ def format_attributed(answer: AttributedAnswer) -> str:
     by_key = {t.key: t for t in answer.retrieved.triples}
     lines = []
     for sentence in answer.sentences:
-        marks = "".join(f"[{numbers.setdefault(k, len(numbers) + 1)}]" for t in sentence.cited_triples() if (k := t.key))
+        marks = "".join(
+            f"[{numbers.setdefault(k, len(numbers) + 1)}]" for t in sentence.cited_triples() if (k := t.key)
+        )
         lines.append(attach_marks(sentence.text, marks + ("[NA]" if sentence.na else "")))
     shown = (answer.path or {}).get("shown", len(answer.predicted))
     rest = list(answer.predicted[shown:])
@@ -222,7 +231,10 @@ def format_attributed(answer: AttributedAnswer) -> str:
 def _note_unused_model(args: argparse.Namespace) -> None:
     """A model named for grounded mode without --rewrite would silently go unused: say so."""
     if args.mode == "grounded" and not args.rewrite and (args.model or args.base_url):
-        print("kgcite: note: grounded answers are template text; add --rewrite to let the model phrase them", file=sys.stderr)
+        print(
+            "kgcite: note: grounded answers are template text; add --rewrite to let the model phrase them",
+            file=sys.stderr,
+        )
 
 
 def _version() -> str:
@@ -236,11 +248,15 @@ def _version() -> str:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     if not args.question.strip():
-        raise InputError("QUESTION", None, None, "empty question: ask something, e.g. kgcite ask \"Who was Stephen Crane's father?\"")
+        raise InputError(
+            "QUESTION", None, None, 'empty question: ask something, e.g. kgcite ask "Who was Stephen Crane\'s father?"'
+        )
     try:
         args.question.encode("utf-8")
     except UnicodeEncodeError as exc:  # invalid UTF-8 on the command line, or a lone surrogate
-        raise InputError("QUESTION", None, None, f"not valid text at character {exc.start} (invalid UTF-8 or a lone surrogate)") from exc
+        raise InputError(
+            "QUESTION", None, None, f"not valid text at character {exc.start} (invalid UTF-8 or a lone surrogate)"
+        ) from exc
     runtime = runtime_from_args(args)
     if args.source != "kg" or args.docs or args.search_url:
         from kgcite.cli_quotes import cmd_ask_quotes
@@ -268,7 +284,12 @@ def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[...
     """(answer a batch, its record) for a dataset with answers or topics: path reasoning."""
     generator = runtime.generator("grounded")
     if not isinstance(generator, GroundedGenerator) or generator.paths is None:
-        raise InputError("--path-scorer", None, None, "a dataset with answers is answered by relation paths: use zero-shot or a trained export")
+        raise InputError(
+            "--path-scorer",
+            None,
+            None,
+            "a dataset with answers is answered by relation paths: use zero-shot or a trained export",
+        )
     graph = args.kg or args.store or args.endpoint or ("metaqa" if args.dataset.startswith("metaqa") else "biokalma")
     return (
         lambda batch: generator.answer_topics([it.question for it in batch], [it.topic for it in batch]),
@@ -283,8 +304,12 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
     rows = [obj for _, obj in read_jsonl(Path(args.answers))]
     for i, row in enumerate(rows, 1):
         if "predicted" not in row or "answers" not in row:
-            raise InputError(args.answers, i, "predicted" if "predicted" not in row else "answers",
-                             "missing: eval answers reads `kgcite run` output of a dataset with answers")
+            raise InputError(
+                args.answers,
+                i,
+                "predicted" if "predicted" not in row else "answers",
+                "missing: eval answers reads `kgcite run` output of a dataset with answers",
+            )
     graphs = {args.kg} if args.kg else {str(r.get("graph") or "") for r in rows}
     in_graph = None
     if len(graphs) == 1 and (where := graphs.pop()):
@@ -294,7 +319,12 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(metrics, indent=1))
     else:
-        print(format_table(["measure", "value"], [[k, "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else v)] for k, v in metrics.items()]))
+        print(
+            format_table(
+                ["measure", "value"],
+                [[k, "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else v)] for k, v in metrics.items()],
+            )
+        )
     return 0
 
 
@@ -335,9 +365,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if qa:
         answer_batch, to_record = _qa_runner(args, runtime)
-        skipped, answered, failed = append_answers(items, out, answer_batch, to_record, batch_size=args.batch_size, on_progress=progress)
+        skipped, answered, failed = append_answers(
+            items, out, answer_batch, to_record, batch_size=args.batch_size, on_progress=progress
+        )
     else:
-        skipped, answered, failed = run(runtime.generator(args.mode), items, out, batch_size=args.batch_size, on_progress=progress)
+        skipped, answered, failed = run(
+            runtime.generator(args.mode), items, out, batch_size=args.batch_size, on_progress=progress
+        )
     bar.close()
     print(f"{out}: {answered} answered, {failed} failed, {skipped} already done (of {len(items)})")
     print(f"score it: kgcite eval {'answers' if qa else 'citations'} --answers {out}")
@@ -362,30 +396,58 @@ def _store_options(p: argparse.ArgumentParser) -> None:
 
 def graph_options(p: argparse.ArgumentParser) -> None:
     """After :func:`_model_options`: a graph file loaded in memory, and how relation paths are scored."""
-    p.add_argument("--kg", metavar="FILE|DIR",
-                       help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
-                            "loaded in memory, or a store folder")
-    p.add_argument("--path-scorer", metavar="NAME|DIR", default=None,
-                   help="multi-hop questions: zero-shot (default; no trained model), off (one-hop answers only), or a "
-                        "`kgcite train paths` export folder whose cross-encoder re-ranks the chains the zero-shot beam walked")
+    p.add_argument(
+        "--kg",
+        metavar="FILE|DIR",
+        help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
+        "loaded in memory, or a store folder",
+    )
+    p.add_argument(
+        "--path-scorer",
+        metavar="NAME|DIR",
+        default=None,
+        help="multi-hop questions: zero-shot (default; no trained model), off (one-hop answers only), or a "
+        "`kgcite train paths` export folder whose cross-encoder re-ranks the chains the zero-shot beam walked",
+    )
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mode", choices=["grounded", "free"], default="grounded",
-                   help="grounded (default): one sentence per asked relation, citing it by construction, [NA] for what the graph lacks; free: KaLMA's baseline prompt + repair")
-    p.add_argument("--model", metavar="GGUF|NAME",
-                   help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url")
-    p.add_argument("--base-url", metavar="URL",
-                   help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY")
+    p.add_argument(
+        "--mode",
+        choices=["grounded", "free"],
+        default="grounded",
+        help="grounded (default): one sentence per asked relation, citing it by construction, [NA] for what the graph lacks; free: KaLMA's baseline prompt + repair",
+    )
+    p.add_argument(
+        "--model",
+        metavar="GGUF|NAME",
+        help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url",
+    )
+    p.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY",
+    )
     rw = p.add_mutually_exclusive_group()
-    rw.add_argument("--rewrite", action="store_true",
-                    help="grounded mode: let the LLM rephrase the template sentences (kept only if the judge supports every "
-                         "citation and nothing is added); off by default")
-    rw.add_argument("--no-rewrite", action="store_true",
-                    help="no LLM phrasing at all: grounded answers stay template text (the default), document answers are extractive")
-    p.add_argument("--constrained", action="store_true",
-                   help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)")
+    rw.add_argument(
+        "--rewrite",
+        action="store_true",
+        help="grounded mode: let the LLM rephrase the template sentences (kept only if the judge supports every "
+        "citation and nothing is added); off by default",
+    )
+    rw.add_argument(
+        "--no-rewrite",
+        action="store_true",
+        help="no LLM phrasing at all: grounded answers stay template text (the default), document answers are extractive",
+    )
+    p.add_argument(
+        "--constrained",
+        action="store_true",
+        help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)"
+    )
     p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
     _store_options(p)
@@ -416,8 +478,12 @@ def build_parser() -> argparse.ArgumentParser:
     _unit_option(demo)
     demo.set_defaults(func=cmd_demo)
 
-    ask = sub.add_parser("ask", help="answer a question with citations to knowledge-graph triples and/or document quotes")
-    ask.add_argument("question", metavar="QUESTION", help='the question, quoted: kgcite ask "Who was Stephen Crane\'s father?"')
+    ask = sub.add_parser(
+        "ask", help="answer a question with citations to knowledge-graph triples and/or document quotes"
+    )
+    ask.add_argument(
+        "question", metavar="QUESTION", help='the question, quoted: kgcite ask "Who was Stephen Crane\'s father?"'
+    )
     ask.add_argument("--json", action="store_true", help="print the answer as JSON")
     _model_options(ask)
     graph_options(ask)
@@ -426,16 +492,29 @@ def build_parser() -> argparse.ArgumentParser:
     add_quote_options(ask)
     ask.set_defaults(func=cmd_ask)
 
-    rn = sub.add_parser("run", help="answer a dataset into a resumable JSONL file",
-                        description="Killed runs resume: a rerun skips answered items and retries failed ones.")
-    rn.add_argument("--dataset", default="biokalma",
-                    help="biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev] (over the shipped "
-                         "MetaQA graph unless --kg/--store says otherwise), or a JSONL file: "
-                         '{"id", "question", "answers": [labels], "topic": [labels or ids]} (answers and topic optional)')
-    rn.add_argument("--out", required=True, metavar="FILE.jsonl",
-                    help="answers are appended here; an existing file must be kgcite's own answers (a rerun resumes it)")
-    rn.add_argument("--force", action="store_true",
-                    help="--out exists but is not kgcite's answers: move it to FILE.bak and start afresh")
+    rn = sub.add_parser(
+        "run",
+        help="answer a dataset into a resumable JSONL file",
+        description="Killed runs resume: a rerun skips answered items and retries failed ones.",
+    )
+    rn.add_argument(
+        "--dataset",
+        default="biokalma",
+        help="biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev] (over the shipped "
+        "MetaQA graph unless --kg/--store says otherwise), or a JSONL file: "
+        '{"id", "question", "answers": [labels], "topic": [labels or ids]} (answers and topic optional)',
+    )
+    rn.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.jsonl",
+        help="answers are appended here; an existing file must be kgcite's own answers (a rerun resumes it)",
+    )
+    rn.add_argument(
+        "--force",
+        action="store_true",
+        help="--out exists but is not kgcite's answers: move it to FILE.bak and start afresh",
+    )
     rn.add_argument("--limit", type=int, help="only the first N items")
     rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
     _model_options(rn)
@@ -491,8 +570,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reads `kgcite run` output with gold answers. Names compare case-insensitively, '_' read as a space. "
         "citation_correctness checks every cited triple against the graph each line names (or --kg).",
     )
-    ans.add_argument("--answers", required=True, metavar="FILE.jsonl", help="a `kgcite run` output (lines with answers and predicted)")
-    ans.add_argument("--kg", metavar="FILE|DIR", help="the graph to check citations against (default: each line's graph)")
+    ans.add_argument(
+        "--answers",
+        required=True,
+        metavar="FILE.jsonl",
+        help="a `kgcite run` output (lines with answers and predicted)",
+    )
+    ans.add_argument(
+        "--kg", metavar="FILE|DIR", help="the graph to check citations against (default: each line's graph)"
+    )
     ans.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     ans.set_defaults(func=cmd_eval_answers)
     register_eval(ev)

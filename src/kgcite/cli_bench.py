@@ -33,7 +33,9 @@ def metaqa_questions(path: Path) -> list:  # type: ignore[type-arg]
 
     hop_dir, name = path.parent.name, path.name
     if not (hop_dir.endswith("-hop") and hop_dir[0].isdigit() and name.startswith("qa_") and name.endswith(".txt")):
-        raise InputError(str(path), None, None, "MetaQA questions are N-hop/qa_SPLIT.txt (with qa_SPLIT_qtype.txt beside it)")
+        raise InputError(
+            str(path), None, None, "MetaQA questions are N-hop/qa_SPLIT.txt (with qa_SPLIT_qtype.txt beside it)"
+        )
     return read_questions(int(hop_dir.split("-")[0]), name[3:-4], path.parent.parent)
 
 
@@ -53,8 +55,11 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     index = TripleIndex(graph_triples(args.kg))
-    print(f"graph: {len(index.labels):,} entities, {sum(len(v) for v in index.by_relation.values()):,} triples "
-          f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
+    print(
+        f"graph: {len(index.labels):,} entities, {sum(len(v) for v in index.by_relation.values()):,} triples "
+        f"({time.perf_counter() - t0:.1f} s)",
+        file=sys.stderr,
+    )
     kind = args.format
     qa_files = [Path(p) for p in args.qa]
     for p in qa_files:
@@ -78,7 +83,10 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
 
         verbaliser = LLMVerbaliser(runtime_from_args(args).llm, index)
         built = verbaliser.rewrite(built)
-        print(f"LLM verbaliser: {verbaliser.kept} rewrites kept, {verbaliser.rejected} fell back to templates", file=sys.stderr)
+        print(
+            f"LLM verbaliser: {verbaliser.kept} rewrites kept, {verbaliser.rejected} fell back to templates",
+            file=sys.stderr,
+        )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     lines: dict[str, list[str]] = defaultdict(list)
@@ -113,16 +121,31 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
         "subgraph into supportive / partially supportive / contradictory / irrelevant citations. "
         "Deterministic for a seed. Writes OUT/train.jsonl, dev.jsonl, test.jsonl and stats.md.",
     )
-    c.add_argument("--kg", required=True, metavar="FILE|DIR", help="graph file (TSV, N-Triples, BioKaLMA) or store folder")
-    c.add_argument("--qa", required=True, action="append", metavar="FILE",
-                   help="KGQA samples (repeatable): MetaQA N-hop/qa_SPLIT.txt, or JSONL with --format jsonl")
-    c.add_argument("--format", choices=["metaqa", "jsonl"], default="metaqa",
-                   help='metaqa (qtype file beside it) or jsonl: {"question", "answers": [..], "query": [[s, r, o], ..]}, answer variable ?a')
+    c.add_argument(
+        "--kg", required=True, metavar="FILE|DIR", help="graph file (TSV, N-Triples, BioKaLMA) or store folder"
+    )
+    c.add_argument(
+        "--qa",
+        required=True,
+        action="append",
+        metavar="FILE",
+        help="KGQA samples (repeatable): MetaQA N-hop/qa_SPLIT.txt, or JSONL with --format jsonl",
+    )
+    c.add_argument(
+        "--format",
+        choices=["metaqa", "jsonl"],
+        default="metaqa",
+        help='metaqa (qtype file beside it) or jsonl: {"question", "answers": [..], "query": [[s, r, o], ..]}, answer variable ?a',
+    )
     c.add_argument("--out", required=True, metavar="DIR")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--limit", type=int, help="only the first N KGQA samples")
-    c.add_argument("--verbaliser", choices=["template", "llm"], default="template",
-                   help="template (fast, default) or llm: the paper's prompts, kept only when they keep every entity")
+    c.add_argument(
+        "--verbaliser",
+        choices=["template", "llm"],
+        default="template",
+        help="template (fast, default) or llm: the paper's prompts, kept only when they keep every entity",
+    )
     model_options(c)  # type: ignore[operator]
     c.set_defaults(func=cmd_build_caqa)
     register_kalma(build, model_options)
@@ -134,16 +157,26 @@ def _kalma_seeds(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     from kgcite.jsonl import read_jsonl
     from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 
-    named = [Seed(f"seed-{i}", tuple(x.strip() for x in group.split(",") if x.strip())) for i, group in enumerate(args.entity or ())]
+    named = [
+        Seed(f"seed-{i}", tuple(x.strip() for x in group.split(",") if x.strip()))
+        for i, group in enumerate(args.entity or ())
+    ]
     if args.seeds:
         for lineno, d in read_jsonl(args.seeds):
             try:
                 ents = tuple(str(x) for x in d["entities"])
             except (KeyError, TypeError) as exc:
-                raise InputError(args.seeds, lineno, "entities", f'expected {{"entities": [qid, ...], "paragraph": "..."}}: {exc!r}') from exc
+                raise InputError(
+                    args.seeds, lineno, "entities", f'expected {{"entities": [qid, ...], "paragraph": "..."}}: {exc!r}'
+                ) from exc
             named.append(Seed(str(d.get("id", f"line{lineno}")), ents, str(d.get("paragraph") or "")))
     candidates = (
-        [Seed(f"biokalma-{it.index}", tuple(e.id for e in it.graph.entities)) for p in shipped_biokalma("specific") for it in read_biokalma(p) if it.graph.entities]
+        [
+            Seed(f"biokalma-{it.index}", tuple(e.id for e in it.graph.entities))
+            for p in shipped_biokalma("specific")
+            for it in read_biokalma(p)
+            if it.graph.entities
+        ]
         if args.from_biokalma
         else []
     )
@@ -180,7 +213,12 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
             seeds.append(s)
             pools.append(p)
     builder = EvolutionaryBuilder(
-        None if args.no_llm else runtime.llm, relation_counts(pools), len(pools), rounds=args.rounds, alpha=args.alpha, shortlist=args.shortlist
+        None if args.no_llm else runtime.llm,
+        relation_counts(pools),
+        len(pools),
+        rounds=args.rounds,
+        alpha=args.alpha,
+        shortlist=args.shortlist,
     )
     out = Path(args.out)
     with appending(out) as (rows, fh):
@@ -192,7 +230,9 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
             fh.flush()
             os.fsync(fh.fileno())
     print(f"{out}: {len(todo)} entries built, {len(seeds) - len(todo)} already there")
-    print(f"answer them: kgcite run --dataset {out} --out answers.jsonl; then kgcite eval citations --answers answers.jsonl")
+    print(
+        f"answer them: kgcite run --dataset {out} --out answers.jsonl; then kgcite eval citations --answers answers.jsonl"
+    )
     return 0
 
 
@@ -210,7 +250,11 @@ def register_kalma(build: argparse._SubParsersAction, model_options: object) -> 
     k.add_argument("--out", required=True, metavar="FILE.jsonl")
     k.add_argument("--rounds", type=int, default=5)
     k.add_argument("--alpha", type=float, default=0.5, help="weight of specificity against coherence (default 0.5)")
-    k.add_argument("--shortlist", type=int, default=8, help="facts scored for coherence per round (the most specific; default 8)")
-    k.add_argument("--no-llm", action="store_true", help="templates only: no coherence score, template sentences and questions")
+    k.add_argument(
+        "--shortlist", type=int, default=8, help="facts scored for coherence per round (the most specific; default 8)"
+    )
+    k.add_argument(
+        "--no-llm", action="store_true", help="templates only: no coherence score, template sentences and questions"
+    )
     model_options(k)  # type: ignore[operator]
     k.set_defaults(func=cmd_build_kalma)

@@ -25,7 +25,9 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
     if spec in ("llm-zero", "llm-few"):
         from kgcite.cli import runtime_from_args
 
-        examples = [(AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots]
+        examples = [
+            (AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots
+        ]
         return LLMEvaluator(runtime_from_args(args).llm, examples if spec == "llm-few" else ())
     raise InputError("--evaluator", None, None, f"{spec!r}: choose nli, llm-zero, llm-few, trained or trained:DIR")
 
@@ -43,7 +45,11 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
         raise InputError(args.bench, None, None, "no such benchmark file")
     everything = read_bench(args.bench)
     rows = list(everything)
-    shots = [next(r for r in reversed(rows) if r["category"] == c) for c in CATEGORIES if any(r["category"] == c for r in rows)]
+    shots = [
+        next(r for r in reversed(rows) if r["category"] == c)
+        for c in CATEGORIES
+        if any(r["category"] == c for r in rows)
+    ]
     shot_ids = {r.get("id") for r in shots}
     rows = [r for r in rows if not (args.evaluator == "llm-few" and r.get("id") in shot_ids)]
     if args.limit:
@@ -60,15 +66,24 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
         done = {str(o["id"]): str(o.get("category")) for o in earlier if o.get("evaluator") == evaluator.name}
     todo = [r for r in rows if r["id"] not in done]
     t0 = time.perf_counter()
-    bar = tqdm(total=len(rows), initial=len(rows) - len(todo), desc=f"judge {evaluator.name}", unit=" sample", disable=None)
+    bar = tqdm(
+        total=len(rows), initial=len(rows) - len(todo), desc=f"judge {evaluator.name}", unit=" sample", disable=None
+    )
     try:
         for b in range(0, len(todo), args.batch_size):
             batch = todo[b : b + args.batch_size]
-            judged = evaluator.judge([AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in batch])
+            judged = evaluator.judge(
+                [AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in batch]
+            )
             for r, j in zip(batch, judged, strict=True):
                 done[r["id"]] = j.category
                 if fh is not None:
-                    fh.write(json.dumps({"id": r["id"], "evaluator": evaluator.name, "category": j.category, "scores": j.scores}) + "\n")
+                    fh.write(
+                        json.dumps(
+                            {"id": r["id"], "evaluator": evaluator.name, "category": j.category, "scores": j.scores}
+                        )
+                        + "\n"
+                    )
             if fh is not None:
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -90,7 +105,9 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     return 0
 
 
-def _factscore(evaluator: Any, rows: list[dict[str, Any]], everything: list[dict[str, Any]], limit: int) -> dict[str, Any]:
+def _factscore(
+    evaluator: Any, rows: list[dict[str, Any]], everything: list[dict[str, Any]], limit: int
+) -> dict[str, Any]:
     """Each sub-fact of the answer (a sentence of the supportive citation) judged on its own
     against the partially supportive evidence; compared with the generator's known share."""
     from kgcite.evaluate.attribution import factscore_error
@@ -118,7 +135,10 @@ def _table(report: dict[str, Any]) -> str:
     rows += [(f"micro-F1 {k}", f(v)) for k, v in report["complexity_micro_f1"].items()]
     if report.get("factscore"):
         fs = report["factscore"]
-        rows += [("FactScore (evaluator / known)", f"{fs['factscore']:.3f} / {fs['known']:.3f}"), ("FactScore error rate", f"{fs['error_rate']:.3f}")]
+        rows += [
+            ("FactScore (evaluator / known)", f"{fs['factscore']:.3f} / {fs['known']:.3f}"),
+            ("FactScore error rate", f"{fs['error_rate']:.3f}"),
+        ]
     if report.get("samples_per_s"):
         rows.append(("samples/s", f"{report['samples_per_s']:.1f}"))
     return f"{report['evaluator']} on {report['n']:,} samples\n" + format_table(["measure", "value"], rows)
@@ -127,10 +147,17 @@ def _table(report: dict[str, Any]) -> str:
 def _write_report(out: Path, report: dict[str, Any]) -> None:
     from kgcite.evaluate.plots import confusion_chart
 
-    confusion_chart(report["labels"], report["confusion"], f"{report['evaluator']}: confusion", out / "confusion.png",
-                    predicted=report["predicted_labels"])
+    confusion_chart(
+        report["labels"],
+        report["confusion"],
+        f"{report['evaluator']}: confusion",
+        out / "confusion.png",
+        predicted=report["predicted_labels"],
+    )
     (out / "metrics.json").write_text(json.dumps(report, indent=1) + "\n")
-    (out / "report.md").write_text(f"# Attribution evaluator\n\n```\n{_table(report)}\n```\n\n![confusion](confusion.png)\n")
+    (out / "report.md").write_text(
+        f"# Attribution evaluator\n\n```\n{_table(report)}\n```\n\n![confusion](confusion.png)\n"
+    )
 
 
 def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # type: ignore[type-arg]
@@ -144,8 +171,12 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
     p.add_argument("--evaluator", required=True, metavar="nli|llm-zero|llm-few|trained[:DIR]")
     p.add_argument("--limit", type=int, help="only the first N samples")
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--factscore", type=int, default=200, metavar="N", help="partially supportive samples for FactScore (0: skip)")
-    p.add_argument("--nli", metavar="SPEC", help="with --evaluator nli: kgcite (default), hf:PATH, t5:PATH, an ONNX folder")
+    p.add_argument(
+        "--factscore", type=int, default=200, metavar="N", help="partially supportive samples for FactScore (0: skip)"
+    )
+    p.add_argument(
+        "--nli", metavar="SPEC", help="with --evaluator nli: kgcite (default), hf:PATH, t5:PATH, an ONNX folder"
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", metavar="DIR")
     model_options(p)

@@ -31,9 +31,17 @@ def format_quoted(answer: QuotedAnswer) -> str:
 
 def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
     if args.source in ("docs", "both") and not (args.docs or args.search_url):
-        raise InputError("--docs", None, None, f"--source {args.source} needs documents: --docs FILE|DIR or --search-url URL")
+        raise InputError(
+            "--docs", None, None, f"--source {args.source} needs documents: --docs FILE|DIR or --search-url URL"
+        )
     documents = (
-        runtime.documents(args.docs or (), search_url=args.search_url, extractor=args.extractor, top_k=args.quotes, robots=not args.ignore_robots)
+        runtime.documents(
+            args.docs or (),
+            search_url=args.search_url,
+            extractor=args.extractor,
+            top_k=args.quotes,
+            robots=not args.ignore_robots,
+        )
         if args.source in ("docs", "both")
         else None
     )
@@ -58,14 +66,30 @@ def add_quote_options(ask: argparse.ArgumentParser) -> None:
         help="kg (default): KaLMA triple citations; docs or both: EWEK-QA quote citations [n] "
         "(with both, the ToG-E triples are quote 1)",
     )
-    ask.add_argument("--docs", action="append", metavar="FILE|DIR", help="HTML/text files or folders to quote (repeatable)")
-    ask.add_argument("--search-url", metavar="URL", help="a SearXNG instance (JSON API) to find web pages for the question")
-    ask.add_argument("--ignore-robots", action="store_true", help="fetch search results even where a site's robots.txt disallows kgcite (your own servers)")
-    ask.add_argument("--extractor", choices=["window", "llm", "both", "none"], default="window",
-                     help="evidence extractor beside the paragraph splitter (default: bi-encoder sentence windows)")
-    ask.add_argument("--reranker", metavar="SPEC", help="cross-encoder: kgcite (default), hf:PATH, an ONNX folder, or none")
+    ask.add_argument(
+        "--docs", action="append", metavar="FILE|DIR", help="HTML/text files or folders to quote (repeatable)"
+    )
+    ask.add_argument(
+        "--search-url", metavar="URL", help="a SearXNG instance (JSON API) to find web pages for the question"
+    )
+    ask.add_argument(
+        "--ignore-robots",
+        action="store_true",
+        help="fetch search results even where a site's robots.txt disallows kgcite (your own servers)",
+    )
+    ask.add_argument(
+        "--extractor",
+        choices=["window", "llm", "both", "none"],
+        default="window",
+        help="evidence extractor beside the paragraph splitter (default: bi-encoder sentence windows)",
+    )
+    ask.add_argument(
+        "--reranker", metavar="SPEC", help="cross-encoder: kgcite (default), hf:PATH, an ONNX folder, or none"
+    )
     ask.add_argument("--quotes", type=int, default=5, help="document quotes given to the composer (default 5)")
-    ask.add_argument("--topic", action="append", metavar="ENTITY", help="ToG-E topic entity (id or label); default: linked")
+    ask.add_argument(
+        "--topic", action="append", metavar="ENTITY", help="ToG-E topic entity (id or label); default: linked"
+    )
     ask.add_argument("--jsonl", action="store_true", help="with --json: one line per answer, to append to a file")
 
 
@@ -94,7 +118,10 @@ def cmd_eval_quotes(args: argparse.Namespace) -> int:
 
     rows = [
         ("answers", str(report.answers)),
-        ("citation validity (as written)", f"{pct(report.validity)} ({report.written - report.invalid}/{report.written})"),
+        (
+            "citation validity (as written)",
+            f"{pct(report.validity)} ({report.written - report.invalid}/{report.written})",
+        ),
         ("alignment as written", f"{pct(report.written_alignment)} ({report.written_aligned}/{report.written_pairs})"),
         ("alignment as returned", f"{pct(report.alignment)} ({report.aligned}/{report.pairs})"),
         ("extractive answers", str(report.extractive)),

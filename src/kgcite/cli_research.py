@@ -45,14 +45,18 @@ def cmd_train_nli(args: argparse.Namespace) -> int:
     from kgcite.train.cross_encoder import TrainConfig
     from kgcite.train.nli import train_nli
 
-    config = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed)
+    config = TrainConfig(
+        epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed
+    )
     llm = runtime_from_args(args).llm if args.llm_premises else None
-    summary = train_nli(args.out, config, n_kg=args.kg_premises, n_llm=args.llm_premises, llm=llm, inflect_rate=args.inflect_rate)
-    rows = [
-        (name, s["n"], s["accuracy"], s["entailment_binary_accuracy"]) for name, s in summary["scores"].items()
-    ]
+    summary = train_nli(
+        args.out, config, n_kg=args.kg_premises, n_llm=args.llm_premises, llm=llm, inflect_rate=args.inflect_rate
+    )
+    rows = [(name, s["n"], s["accuracy"], s["entailment_binary_accuracy"]) for name, s in summary["scores"].items()]
     print(format_table(["held-out set", "n", "3-way accuracy", "entailed-or-not accuracy"], rows))
-    print(f"\nmodel: {Path(args.out) / 'onnx'} (use it with --nli {Path(args.out) / 'onnx'}); card: MODEL_CARD.md there")
+    print(
+        f"\nmodel: {Path(args.out) / 'onnx'} (use it with --nli {Path(args.out) / 'onnx'}); card: MODEL_CARD.md there"
+    )
     return 0
 
 
@@ -62,13 +66,24 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
     from kgcite.train.rerank import train_rerank
 
     config = TrainConfig(
-        epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
+        epochs=args.epochs,
+        lr=args.lr,
+        batch_size=args.batch_size,
+        max_steps=args.max_steps,
+        seed=args.seed,
+        max_length=args.max_length,
     )
-    summary = train_rerank(args.out, config, OnnxMiniLM().load(), n_biokalma=args.biokalma_queries, n_metaqa=args.metaqa_queries)
+    summary = train_rerank(
+        args.out, config, OnnxMiniLM().load(), n_biokalma=args.biokalma_queries, n_metaqa=args.metaqa_queries
+    )
     test = summary["test"]
-    rows = [(name, test[name]["n"], test[name]["p_at_1"], test[name]["mrr"]) for name in ("cross_encoder", "bi_encoder")]
+    rows = [
+        (name, test[name]["n"], test[name]["p_at_1"], test[name]["mrr"]) for name in ("cross_encoder", "bi_encoder")
+    ]
     print(f"{test['set']}\n" + format_table(["ranker", "queries", "P@1", "MRR"], rows))
-    print(f"\nmodel: {Path(args.out) / 'onnx'} (use it with --reranker {Path(args.out) / 'onnx'}); card: MODEL_CARD.md there")
+    print(
+        f"\nmodel: {Path(args.out) / 'onnx'} (use it with --reranker {Path(args.out) / 'onnx'}); card: MODEL_CARD.md there"
+    )
     return 0
 
 
@@ -80,11 +95,20 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.train.paths import QAItem, path_pairs, shipped_training_pairs, train_paths
 
     config = TrainConfig(
-        epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
+        epochs=args.epochs,
+        lr=args.lr,
+        batch_size=args.batch_size,
+        max_steps=args.max_steps,
+        seed=args.seed,
+        max_length=args.max_length,
     )
     if not args.qa:
         pairs, counts = shipped_training_pairs(
-            n_metaqa=args.metaqa_dev, n_generated=args.generated, n_biokalma=args.biokalma, seed=args.seed, graphs=args.graphs
+            n_metaqa=args.metaqa_dev,
+            n_generated=args.generated,
+            n_biokalma=args.biokalma,
+            seed=args.seed,
+            graphs=args.graphs,
         )
     else:
         if len(args.qa) != len(args.kg or []):
@@ -95,7 +119,9 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
             items = []
             for it in dataset_file(Path(qa)):
                 if not it.answers:
-                    raise InputError(qa, None, "answers", f"item {it.id} has no answers: a gold path is recovered from them")
+                    raise InputError(
+                        qa, None, "answers", f"item {it.id} has no answers: a gold path is recovered from them"
+                    )
                 try:
                     topics = find_topics(store, it.question, list(it.topic))
                 except ValueError as exc:
@@ -116,11 +142,18 @@ def cmd_train_evaluator(args: argparse.Namespace) -> int:
     from kgcite.train.evaluator import train_evaluator
 
     config = TrainConfig(
-        epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed, max_length=args.max_length
+        epochs=args.epochs,
+        lr=args.lr,
+        batch_size=args.batch_size,
+        max_steps=args.max_steps,
+        seed=args.seed,
+        max_length=args.max_length,
     )
     summary = train_evaluator(args.bench, args.out, config, n=args.samples)
     print(json.dumps(summary["train"]["categories"]))
-    print(f"model: {Path(args.out) / 'onnx'}; score it with kgcite evaluate-evaluator --evaluator trained:{Path(args.out) / 'onnx'}")
+    print(
+        f"model: {Path(args.out) / 'onnx'}; score it with kgcite evaluate-evaluator --evaluator trained:{Path(args.out) / 'onnx'}"
+    )
     return 0
 
 
@@ -143,10 +176,22 @@ def cmd_eval_all(args: argparse.Namespace) -> int:
     for err in skipped:
         print(f"kgcite: skipped {err}", file=sys.stderr)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
-    shown = {k: metrics.get(v) for k, v in (("Align.", "alignment"), ("Corr.", "correctness"), ("Prec.", "precision_micro"),
-                                            ("Rec.", "recall_micro"), ("F1.", "f1_micro"), ("[NA] P", "na_precision"), ("[NA] R", "na_recall"))}
+    shown = {
+        k: metrics.get(v)
+        for k, v in (
+            ("Align.", "alignment"),
+            ("Corr.", "correctness"),
+            ("Prec.", "precision_micro"),
+            ("Rec.", "recall_micro"),
+            ("F1.", "f1_micro"),
+            ("[NA] P", "na_precision"),
+            ("[NA] R", "na_recall"),
+        )
+    }
     bar_chart(shown, f"Citation evaluation ({metrics['n_answers']} answers)", out / "metrics.png")
-    (out / "report.md").write_text(eval_report_markdown(metrics, Path(args.answers).name))  # no server paths on a served page
+    (out / "report.md").write_text(
+        eval_report_markdown(metrics, Path(args.answers).name)
+    )  # no server paths on a served page
     if args.json:
         print(json.dumps(metrics))
     else:
@@ -162,7 +207,9 @@ def cmd_eval_all(args: argparse.Namespace) -> int:
 def cmd_experiment(args: argparse.Namespace) -> int:
     items = items_with_minimum(args.dataset)[: args.limit or None]
     if not items:
-        raise InputError(args.dataset, None, "minimum_knowledge", "no item has a minimum knowledge set; nothing to remove or miss")
+        raise InputError(
+            args.dataset, None, "minimum_knowledge", "no item has a minimum knowledge set; nothing to remove or miss"
+        )
     runtime = runtime_from_args(args)
     generator = runtime.generator(args.mode)
     evaluation = FullEvaluation(AttributionScorer(runtime.judge), None, "citation", batch_size=args.batch_size * 8)
@@ -188,16 +235,36 @@ def _experiment_outputs(kind: str, rows: list[dict[str, Any]], labels: list[str]
     def series(keys: dict[str, str]) -> dict[str, list[float | None]]:
         return {name: [r.get(k) for r in rows] for name, k in keys.items()}
 
-    cite = {"Precision": "precision_micro", "Recall": "recall_micro", "F1-Score": "f1_micro", "Correctness": "correctness"}
+    cite = {
+        "Precision": "precision_micro",
+        "Recall": "recall_micro",
+        "F1-Score": "f1_micro",
+        "Correctness": "correctness",
+    }
     if kind == "removal":
-        na = {name: ys[1:] for name, ys in series({"Precision": "na_precision", "Recall": "na_recall", "F1-Score": "na_f1"}).items()}
-        line_chart(labels[1:], na, "Experiment result on conscious incompetence", "knowledge removed", out / "figure4_na.png")
-        md = experiment_markdown("Removal of minimum knowledge (KaLMA Table 5, Figure 4)", rows, "removed", labels, "figure4_na.png", na=True)
-        line_chart(labels, series(cite), "Citation quality with knowledge removed", "knowledge removed", out / "table5_citations.png")
+        na = {
+            name: ys[1:]
+            for name, ys in series({"Precision": "na_precision", "Recall": "na_recall", "F1-Score": "na_f1"}).items()
+        }
+        line_chart(
+            labels[1:], na, "Experiment result on conscious incompetence", "knowledge removed", out / "figure4_na.png"
+        )
+        md = experiment_markdown(
+            "Removal of minimum knowledge (KaLMA Table 5, Figure 4)", rows, "removed", labels, "figure4_na.png", na=True
+        )
+        line_chart(
+            labels,
+            series(cite),
+            "Citation quality with knowledge removed",
+            "knowledge removed",
+            out / "table5_citations.png",
+        )
         md += "\n![citations](table5_citations.png)\n"
     else:
         line_chart(labels, series(cite), "Retrieval analysis", "retrieval accuracy", out / "figure5_retrieval.png")
-        md = experiment_markdown("Retrieval accuracy (KaLMA Figure 5)", rows, "retrieval accuracy", labels, "figure5_retrieval.png", na=False)
+        md = experiment_markdown(
+            "Retrieval accuracy (KaLMA Figure 5)", rows, "retrieval accuracy", labels, "figure5_retrieval.png", na=False
+        )
     (out / "report.md").write_text(md)
 
 
@@ -205,18 +272,30 @@ def _experiment_outputs(kind: str, rows: list[dict[str, Any]], labels: list[str]
 
 
 def _llm_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", metavar="GGUF|NAME", help="a GGUF file for embedded llama.cpp (default SmolLM2-135M), or the model name with --base-url")
+    p.add_argument(
+        "--model",
+        metavar="GGUF|NAME",
+        help="a GGUF file for embedded llama.cpp (default SmolLM2-135M), or the model name with --base-url",
+    )
     p.add_argument("--base-url", metavar="URL", help="an OpenAI-compatible server; key from $OPENAI_API_KEY")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
 
 
 def _nli_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--nli", metavar="SPEC", help="NLI model: kgcite (shipped, default), hf:PATH, t5:PATH, or an ONNX export folder")
-    p.add_argument("--no-nli", action="store_true", help="judge support by the rules alone (no NLI model; what they cannot decide counts as unsupported)")
+    p.add_argument(
+        "--nli", metavar="SPEC", help="NLI model: kgcite (shipped, default), hf:PATH, t5:PATH, or an ONNX export folder"
+    )
+    p.add_argument(
+        "--no-nli",
+        action="store_true",
+        help="judge support by the rules alone (no NLI model; what they cannot decide counts as unsupported)",
+    )
 
 
 def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> None:
-    p.add_argument("--out", required=True, metavar="DIR", help="run folder: checkpoints per epoch, then onnx/ with the model card")
+    p.add_argument(
+        "--out", required=True, metavar="DIR", help="run folder: checkpoints per epoch, then onnx/ with the model card"
+    )
     p.add_argument("--epochs", type=int, default=epochs, help=f"default {epochs}")
     p.add_argument("--lr", type=float, default=lr, help=f"default {lr:g}")
     p.add_argument("--batch-size", type=int, default=32)
@@ -224,7 +303,12 @@ def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> Non
     p.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
 
 
-def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser], None], model_options: Callable[[argparse.ArgumentParser], None]) -> None:
+def register(
+    sub: Any,
+    ev: Any,
+    unit_option: Callable[[argparse.ArgumentParser], None],
+    model_options: Callable[[argparse.ArgumentParser], None],
+) -> None:
     """Add this module's commands to the main parser (``sub``) and to ``kgcite eval`` (``ev``)."""
     nli = sub.add_parser("nli", help="does a premise entail a hypothesis? (kgcite's NLI model)")
     nli.add_argument("--premise", required=True, metavar="TEXT")
@@ -233,17 +317,26 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     nli.add_argument("--json", action="store_true", help='print {"label": ..., "probs": {...}}')
     nli.set_defaults(func=cmd_nli)
 
-    train = sub.add_parser("train", help="train kgcite's own models").add_subparsers(dest="train_command", required=True, metavar="MODEL")
+    train = sub.add_parser("train", help="train kgcite's own models").add_subparsers(
+        dest="train_command", required=True, metavar="MODEL"
+    )
     tn = train.add_parser(
         "nli",
         help="train the NLI cross-encoder (SICK + KG attribution pairs) and export int8 ONNX",
         description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out.',
     )
     _train_options(tn, epochs=2, lr=6e-5)  # the defaults are the shipped model's recipe
-    tn.add_argument("--kg-premises", type=int, default=4000, help="template premises from the BioKaLMA graphs (default 4000)")
-    tn.add_argument("--llm-premises", type=int, default=400, help="premises rewritten by the LLM (default 400; 0 for none)")
     tn.add_argument(
-        "--inflect-rate", type=float, default=0.0, metavar="P",
+        "--kg-premises", type=int, default=4000, help="template premises from the BioKaLMA graphs (default 4000)"
+    )
+    tn.add_argument(
+        "--llm-premises", type=int, default=400, help="premises rewritten by the LLM (default 400; 0 for none)"
+    )
+    tn.add_argument(
+        "--inflect-rate",
+        type=float,
+        default=0.0,
+        metavar="P",
         help='share of KG hypotheses whose property is named in another inflection ("stars actors" for "starred actors"); default 0 (the shipped recipe); 0.3 is an experiment in the README',
     )
     _llm_options(tn)
@@ -257,7 +350,9 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     )
     _train_options(tr, epochs=1, lr=5e-5)
     tr.add_argument("--max-length", type=int, default=192, help="tokens of question + passage (default 192)")
-    tr.add_argument("--biokalma-queries", type=int, default=2000, help="template questions over BioKaLMA entities (4 pairs each)")
+    tr.add_argument(
+        "--biokalma-queries", type=int, default=2000, help="template questions over BioKaLMA entities (4 pairs each)"
+    )
     tr.add_argument("--metaqa-queries", type=int, default=1500, help="MetaQA 2-hop questions' first hop (4 pairs each)")
     tr.set_defaults(func=cmd_train_rerank)
 
@@ -269,14 +364,41 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
         "counted). Without --qa: the shipped recipe (MetaQA 2-hop dev questions, and 1-3 hop questions generated "
         "from the MetaQA and BioKaLMA graphs; MetaQA test splits are never read).",
     )
-    tp.add_argument("--qa", action="append", metavar="TRAIN.jsonl",
-                    help='{"question", "answers": [labels], "topic": [labels or ids]} lines (repeatable, each with its --kg)')
+    tp.add_argument(
+        "--qa",
+        action="append",
+        metavar="TRAIN.jsonl",
+        help='{"question", "answers": [labels], "topic": [labels or ids]} lines (repeatable, each with its --kg)',
+    )
     tp.add_argument("--kg", action="append", metavar="FILE|DIR", help="the graph of the --qa file in the same position")
-    tp.add_argument("--graphs", nargs="+", choices=["metaqa", "biokalma"], default=["metaqa", "biokalma"],
-                    help="without --qa: the shipped graphs to train on (default both; one alone for leave-one-graph-out)")
-    tp.add_argument("--metaqa-dev", type=int, default=4000, metavar="N", help="without --qa: MetaQA 2-hop dev questions (default 4000)")
-    tp.add_argument("--generated", type=int, default=6000, metavar="N", help="without --qa: questions generated from the MetaQA graph (default 6000)")
-    tp.add_argument("--biokalma", type=int, default=2000, metavar="N", help="without --qa: questions generated from BioKaLMA asked for (default 2000)")
+    tp.add_argument(
+        "--graphs",
+        nargs="+",
+        choices=["metaqa", "biokalma"],
+        default=["metaqa", "biokalma"],
+        help="without --qa: the shipped graphs to train on (default both; one alone for leave-one-graph-out)",
+    )
+    tp.add_argument(
+        "--metaqa-dev",
+        type=int,
+        default=4000,
+        metavar="N",
+        help="without --qa: MetaQA 2-hop dev questions (default 4000)",
+    )
+    tp.add_argument(
+        "--generated",
+        type=int,
+        default=6000,
+        metavar="N",
+        help="without --qa: questions generated from the MetaQA graph (default 6000)",
+    )
+    tp.add_argument(
+        "--biokalma",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="without --qa: questions generated from BioKaLMA asked for (default 2000)",
+    )
     _train_options(tp, epochs=1, lr=5e-5)
     tp.add_argument("--max-length", type=int, default=64, help="tokens of question + chain (default 64)")
     tp.set_defaults(func=cmd_train_paths)
@@ -289,7 +411,9 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     te.add_argument("--bench", required=True, metavar="TRAIN.jsonl", help="a CAQA-style train split")
     _train_options(te, epochs=1, lr=5e-5)
     te.add_argument("--max-length", type=int, default=192)
-    te.add_argument("--samples", type=int, default=12_000, help="training samples, balanced by category (default 12,000)")
+    te.add_argument(
+        "--samples", type=int, default=12_000, help="training samples, balanced by category (default 12,000)"
+    )
     te.set_defaults(func=cmd_train_evaluator)
 
     al = ev.add_parser(
@@ -301,7 +425,9 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
     al.add_argument("--answers", required=True, metavar="FILE.jsonl")
     al.add_argument("--out", required=True, metavar="DIR")
     al.add_argument("--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping")
-    al.add_argument("--quality", action="store_true", help=f"add G-Eval text quality ({', '.join(QUALITY_ASPECTS)}) with the LLM")
+    al.add_argument(
+        "--quality", action="store_true", help=f"add G-Eval text quality ({', '.join(QUALITY_ASPECTS)}) with the LLM"
+    )
     al.add_argument("--batch-size", type=int, default=64, help="answers judged per batch (default 64)")
     _nli_options(al)
     _llm_options(al)
@@ -310,8 +436,12 @@ def register(sub: Any, ev: Any, unit_option: Callable[[argparse.ArgumentParser],
 
     ex = sub.add_parser("experiment", help="KaLMA's ablations: knowledge removal and retrieval accuracy")
     ex.add_argument("experiment", choices=["removal", "retrieval"])
-    ex.add_argument("--dataset", required=True, metavar="FILE.jsonl",
-                    help="items with id, question, kg and minimum_knowledge (the answer-file shape)")
+    ex.add_argument(
+        "--dataset",
+        required=True,
+        metavar="FILE.jsonl",
+        help="items with id, question, kg and minimum_knowledge (the answer-file shape)",
+    )
     ex.add_argument("--out", required=True, metavar="DIR")
     ex.add_argument("--limit", type=int, help="only the first N items")
     ex.add_argument("--seed", type=int, default=0)

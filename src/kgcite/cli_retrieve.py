@@ -67,14 +67,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "entity, walk them (at most --max-neighbours entities each), keep the WIDTH best paths, to DEPTH hops. "
         "Topics: --topic, else [bracketed] names in the question (MetaQA style), else entity linking.",
     )
-    tg.add_argument("--kg", required=True, metavar="FILE|DIR",
-                    help="graph file (.json BioKaLMA, .txt/.tsv h|r|t, .nt/.ttl/.nq/.trig) or a store folder")
+    tg.add_argument(
+        "--kg",
+        required=True,
+        metavar="FILE|DIR",
+        help="graph file (.json BioKaLMA, .txt/.tsv h|r|t, .nt/.ttl/.nq/.trig) or a store folder",
+    )
     tg.add_argument("--question", required=True, metavar="TEXT")
     tg.add_argument("--topic", action="append", metavar="ENTITY", help="topic entity id or label (repeatable)")
     tg.add_argument("--width", type=int, default=3, help="beam width W (default 3)")
     tg.add_argument("--depth", type=int, default=3, help="maximum depth D (default 3)")
-    tg.add_argument("--max-neighbours", type=int, default=20, help="entities taken per relation from a hub (default 20)")
-    tg.add_argument("--scorer", choices=["embedding", "bm25"], default="embedding",
-                    help="embedding: MiniLM cosine + word-form overlap (default); bm25: no model")
+    tg.add_argument(
+        "--max-neighbours", type=int, default=20, help="entities taken per relation from a hub (default 20)"
+    )
+    tg.add_argument(
+        "--scorer",
+        choices=["embedding", "bm25"],
+        default="embedding",
+        help="embedding: MiniLM cosine + word-form overlap (default); bm25: no model",
+    )
     tg.add_argument("--json", action="store_true", help='print {"triples", "paths", "llm_calls", "ms"}')
     tg.set_defaults(func=cmd_retrieve_tog_e)

@@ -27,11 +27,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
         reports=Path(args.reports) if args.reports else None,
         max_batch=args.max_batch,
         max_waiting=args.max_waiting,
-        allowed_hosts=tuple(dict.fromkeys(["127.0.0.1", "localhost", "::1", *([args.host] if args.host not in ("0.0.0.0", "::") else []), *(args.allowed_host or [])])),
+        allowed_hosts=tuple(
+            dict.fromkeys(
+                [
+                    "127.0.0.1",
+                    "localhost",
+                    "::1",
+                    *([args.host] if args.host not in ("0.0.0.0", "::") else []),
+                    *(args.allowed_host or []),
+                ]
+            )
+        ),
     )
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
-        print("kgcite: note: serving on every interface, but only the Host names 127.0.0.1 and localhost are answered; "
-              "add --allowed-host NAME for each name clients use (or '*')", file=sys.stderr)
+        print(
+            "kgcite: note: serving on every interface, but only the Host names 127.0.0.1 and localhost are answered; "
+            "add --allowed-host NAME for each name clients use (or '*')",
+            file=sys.stderr,
+        )
     app = create_app(Service(runtime_from_args(args), config))
     print(f"kgcite: loading models for http://{args.host}:{args.port}/ …", flush=True)
     url = f"http://{args.host}:{args.port}/"
@@ -44,7 +57,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if self.started:
                 print(f"kgcite: ready on {url} (API docs at {url}docs)", flush=True)
 
-    ReadyServer(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)).run()
+    ReadyServer(
+        uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+    ).run()
     return 0
 
 
@@ -56,9 +71,13 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
         "/report. Models load once at start; concurrent questions wait in one queue and are answered in batches.",
     )
     p.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
-    p.add_argument("--allowed-host", action="append", metavar="NAME",
-                   help="a Host name clients use to reach the server (repeatable; '*' for any); "
-                        "127.0.0.1, localhost and --host are always allowed")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="NAME",
+        help="a Host name clients use to reach the server (repeatable; '*' for any); "
+        "127.0.0.1, localhost and --host are always allowed",
+    )
     p.add_argument("--port", type=int, default=8000, help="default 8000")
     p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")

@@ -42,7 +42,9 @@ def read_trimmed(path: Path) -> list[dict[str, Any]]:
         except InputError:
             if not tail.lstrip().startswith(b'{"id"'):  # kgcite writes the id first: anything else is not its line
                 raise
-            print(f"kgcite: {path}: cut a torn last line ({len(tail)} bytes) left by an interrupted run", file=sys.stderr)
+            print(
+                f"kgcite: {path}: cut a torn last line ({len(tail)} bytes) left by an interrupted run", file=sys.stderr
+            )
             with path.open("r+b") as fh:
                 fh.truncate(len(data) - len(tail))
     return rows
@@ -76,7 +78,12 @@ def appending(path: Path) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
-            raise InputError(path, None, None, "another kgcite process is writing this file; wait for it to finish or choose another output") from exc
+            raise InputError(
+                path,
+                None,
+                None,
+                "another kgcite process is writing this file; wait for it to finish or choose another output",
+            ) from exc
         yield read_trimmed(path), fh
 
 

@@ -48,7 +48,9 @@ def dataset_file(path: Path) -> list[DatasetItem]:
         except _LabelsError as exc:
             raise InputError(path, lineno, exc.field, "expected a label or a list of labels") from exc
         except (TypeError, ValueError) as exc:
-            raise InputError(path, lineno, "minimum_knowledge", f"expected [qid, property, value] lists: {exc}") from exc
+            raise InputError(
+                path, lineno, "minimum_knowledge", f"expected [qid, property, value] lists: {exc}"
+            ) from exc
     return items
 
 
@@ -96,7 +98,9 @@ def dataset(name: str) -> list[DatasetItem]:
     if base == "metaqa":
         return metaqa_dataset(name)
     if base != "biokalma":
-        raise ValueError(f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev], or a .jsonl file")
+        raise ValueError(
+            f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev], or a .jsonl file"
+        )
     splits = [split] if split else ["specific", "general"]
     items = []
     for sp in splits:
@@ -108,7 +112,11 @@ def dataset(name: str) -> list[DatasetItem]:
 
 def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dict[str, Any]:
     """The JSONL line: what ``kgcite eval citations`` reads, plus the answer's provenance."""
-    base: dict[str, Any] = {"id": item.id, "question": item.question, "minimum_knowledge": [list(k) for k in item.minimum_knowledge]}
+    base: dict[str, Any] = {
+        "id": item.id,
+        "question": item.question,
+        "minimum_knowledge": [list(k) for k in item.minimum_knowledge],
+    }
     if isinstance(result, LLMError):
         return {**base, "status": "failed", "error": str(result), "answer": "", "kg": []}
     d = result.to_dict()
@@ -205,6 +213,10 @@ def run(
 ) -> tuple[int, int, int]:
     """Answer the dataset items not yet in ``out``; returns (skipped as done, answered, failed)."""
     return append_answers(
-        items, out, lambda batch: generator.answer_many([it.question for it in batch]), answer_record,
-        batch_size=batch_size, on_progress=on_progress,
+        items,
+        out,
+        lambda batch: generator.answer_many([it.question for it in batch]),
+        answer_record,
+        batch_size=batch_size,
+        on_progress=on_progress,
     )

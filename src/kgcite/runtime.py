@@ -63,8 +63,12 @@ class Runtime:
     timeout: float = 60.0
     nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
     verifier: str = "nli"  # "nli": the rules, then the NLI model; "rules": the rules alone (undecided = unsupported)
-    reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
-    path_scorer: str | None = None  # see paths: zero-shot (the default), a `kgcite train paths` export folder; "off": one-hop only
+    reranker_model: str | None = (
+        None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
+    )
+    path_scorer: str | None = (
+        None  # see paths: zero-shot (the default), a `kgcite train paths` export folder; "off": one-hop only
+    )
 
     @cached_property
     def kg(self) -> SparqlStore:
@@ -87,7 +91,9 @@ class Runtime:
 
     @cached_property
     def retriever(self) -> KGRetriever:
-        analyzer = QuestionAnalyzer(self.kg.relations(), embedder=lambda: self.vectors)  # MiniLM loads only if a part needs it
+        analyzer = QuestionAnalyzer(
+            self.kg.relations(), embedder=lambda: self.vectors
+        )  # MiniLM loads only if a part needs it
         return KGRetriever(self.kg, EntityLinker(self.kg, self.ner), analyzer)
 
     @cached_property
@@ -106,12 +112,16 @@ class Runtime:
         spec = self.path_scorer
         if spec == "off":
             return None
-        zero_shot = ZeroShotPathScorer(self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg))
+        zero_shot = ZeroShotPathScorer(
+            self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg)
+        )
         if spec in (None, "", "zero-shot"):
             return PathReasoner(self.kg, zero_shot)
         model = Path(spec)
         if not (model / "model.onnx").exists():
-            raise LLMError(f"{model}: no model.onnx (--path-scorer is zero-shot, off, or a `kgcite train paths` export folder)")
+            raise LLMError(
+                f"{model}: no model.onnx (--path-scorer is zero-shot, off, or a `kgcite train paths` export folder)"
+            )
         return PathReasoner(self.kg, zero_shot, reranker=CrossEncoderPathScorer(OnnxReranker(model).load()))
 
     @cached_property
@@ -151,7 +161,11 @@ class Runtime:
             NLIQuoteVerifier(self.nli if self.verifier == "nli" else None),
             constrained=self.constrained,
         )
-        return QuoteAnswerer(composer, self.tog_e if source in ("kg", "both") else None, documents if source in ("docs", "both") else None)
+        return QuoteAnswerer(
+            composer,
+            self.tog_e if source in ("kg", "both") else None,
+            documents if source in ("docs", "both") else None,
+        )
 
     @cached_property
     def judge(self) -> SupportJudge:
@@ -161,14 +175,18 @@ class Runtime:
     def llm(self) -> LLM:
         llm: LLM
         if self.base_url:
-            llm = OpenAICompatLLM(self.base_url, self.model or "default", concurrency=self.concurrency, timeout=self.timeout)
+            llm = OpenAICompatLLM(
+                self.base_url, self.model or "default", concurrency=self.concurrency, timeout=self.timeout
+            )
         else:
             llm = LlamaCppLLM(self.model).load()
         return CachedLLM(llm, self.cache) if self.cache is not None else llm
 
     def generator(self, mode: str) -> Generator:
         if mode == "grounded":
-            return GroundedGenerator(self.retriever, self.llm if self.rewrite else None, JudgeVerifier(self.judge), paths=self.paths)
+            return GroundedGenerator(
+                self.retriever, self.llm if self.rewrite else None, JudgeVerifier(self.judge), paths=self.paths
+            )
         if mode == "free":
             return FreeGenerator(self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.constrained)
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

@@ -85,9 +85,15 @@ def test_deterministic_for_a_seed(index: TripleIndex) -> None:
 
 
 KB = [
-    ("Alice", "born_in", "Paris"), ("Bob", "born_in", "Paris"), ("Carol", "born_in", "Rome"),
-    ("Alice", "works_for", "Acme"), ("Bob", "works_for", "Initech"), ("Carol", "works_for", "Acme"),
-    ("Acme", "based_in", "Paris"), ("Initech", "based_in", "Rome"), ("Alice", "likes", "Jazz"),
+    ("Alice", "born_in", "Paris"),
+    ("Bob", "born_in", "Paris"),
+    ("Carol", "born_in", "Rome"),
+    ("Alice", "works_for", "Acme"),
+    ("Bob", "works_for", "Initech"),
+    ("Carol", "works_for", "Acme"),
+    ("Acme", "based_in", "Paris"),
+    ("Initech", "based_in", "Rome"),
+    ("Alice", "likes", "Jazz"),
 ]
 
 
@@ -95,9 +101,16 @@ def test_jsonl_input_with_a_tree_query(tmp_path: Path) -> None:
     index = TripleIndex(Triple(s, s, r, o, o) for s, r, o in KB)
     qa = tmp_path / "qa.jsonl"
     rows = [
-        {"question": "Who was born in Paris and works for Acme?", "answers": ["alice"],
-         "query": [["?a", "born_in", "Paris"], ["?a", "works_for", "Acme"]]},
-        {"question": "Where is Alice's employer based?", "answers": ["Paris"], "query": [["Alice", "works_for", "?x"], ["?x", "based_in", "?a"]]},
+        {
+            "question": "Who was born in Paris and works for Acme?",
+            "answers": ["alice"],
+            "query": [["?a", "born_in", "Paris"], ["?a", "works_for", "Acme"]],
+        },
+        {
+            "question": "Where is Alice's employer based?",
+            "answers": ["Paris"],
+            "query": [["Alice", "works_for", "?x"], ["?x", "based_in", "?a"]],
+        },
     ]
     qa.write_text("".join(json.dumps(r) + "\n" for r in rows))
     samples = list(jsonl_samples(qa, index))
@@ -111,7 +124,10 @@ def test_jsonl_input_with_a_tree_query(tmp_path: Path) -> None:
 def test_jsonl_relations_in_any_spelling_use_the_graphs(tmp_path: Path) -> None:
     index = TripleIndex(Triple(s, s, r, o, o) for s, r, o in KB)
     qa = tmp_path / "qa.jsonl"
-    qa.write_text(json.dumps({"question": "Where was Alice born?", "answers": ["Paris"], "query": [["Alice", "Born In", "?a"]]}) + "\n")
+    qa.write_text(
+        json.dumps({"question": "Where was Alice born?", "answers": ["Paris"], "query": [["Alice", "Born In", "?a"]]})
+        + "\n"
+    )
     (sample,) = jsonl_samples(qa, index)
     assert sample.query.patterns == (("Alice", "born_in", "?a"),)
     assert answers(index, sample.query) == {"Paris"}
@@ -128,9 +144,15 @@ def test_the_label_triple_is_no_fact_to_build_on() -> None:
     [
         ("not json", ":1: not JSON"),
         ('{"question": "q", "answers": ["Alice"]}', ":1: query:"),
-        ('{"question": "q", "answers": ["Alice"], "query": [["Nobody", "born_in", "?a"]]}', ":1: query[0][0]: 'Nobody'"),
+        (
+            '{"question": "q", "answers": ["Alice"], "query": [["Nobody", "born_in", "?a"]]}',
+            ":1: query[0][0]: 'Nobody'",
+        ),
         ('{"question": "q", "answers": ["Alice"], "query": [["Alice", "born_in", "?x"]]}', ":1: query: no pattern"),
-        ('{"question": "q", "answers": ["Paris"], "query": [["Alice", "lives_in", "?a"]]}', ":1: query[0][1]: 'lives_in' is not a relation"),
+        (
+            '{"question": "q", "answers": ["Paris"], "query": [["Alice", "lives_in", "?a"]]}',
+            ":1: query[0][1]: 'lives_in' is not a relation",
+        ),
     ],
 )
 def test_bad_jsonl_names_line_and_field(tmp_path: Path, line: str, where: str) -> None:
@@ -146,24 +168,50 @@ def test_build_caqa_cli_acceptance(tmp_path: Path) -> None:
     """From MetaQA: ≥ 20,000 samples, every category and complexity, under 2 minutes (template verbaliser)."""
     d = shipped_data("metaqa")
     t0 = time.perf_counter()
-    res = kgcite("build", "caqa", "--kg", str(d / "kb.txt"), "--qa", str(d / "1-hop/qa_test.txt"),
-                 "--qa", str(d / "2-hop/qa_test.txt"), "--qa", str(d / "3-hop/qa_test.txt"), "--out", str(tmp_path / "caqa"))
+    res = kgcite(
+        "build",
+        "caqa",
+        "--kg",
+        str(d / "kb.txt"),
+        "--qa",
+        str(d / "1-hop/qa_test.txt"),
+        "--qa",
+        str(d / "2-hop/qa_test.txt"),
+        "--qa",
+        str(d / "3-hop/qa_test.txt"),
+        "--out",
+        str(tmp_path / "caqa"),
+    )
     seconds = time.perf_counter() - t0
     assert res.returncode == 0, res.stderr
-    rows = [json.loads(line) for split in ("train", "dev", "test") for line in (tmp_path / "caqa" / f"{split}.jsonl").open()]
+    rows = [
+        json.loads(line) for split in ("train", "dev", "test") for line in (tmp_path / "caqa" / f"{split}.jsonl").open()
+    ]
     assert len(rows) >= 20_000 and seconds < 120
     assert {r["category"] for r in rows} == set(CATEGORIES) and {r["complexity"] for r in rows} == set(COMPLEXITIES)
-    for key in ("question", "answer_statement", "citation", "category", "complexity", "n_subfacts", "n_supported_subfacts"):
+    for key in (
+        "question",
+        "answer_statement",
+        "citation",
+        "category",
+        "complexity",
+        "n_subfacts",
+        "n_supported_subfacts",
+    ):
         assert all(key in r for r in rows[:100])
     splits: dict[str, set[str]] = defaultdict(set)
     for r in rows:
         splits[r["source"]].add(r["split"])
     assert all(len(s) == 1 for s in splits.values())  # a question's samples never straddle splits
     assert "| category | supportive |" in (tmp_path / "caqa" / "stats.md").read_text()
-    bad = kgcite("build", "caqa", "--kg", str(d / "kb.txt"), "--qa", str(tmp_path / "nope.txt"), "--out", str(tmp_path / "x"))
+    bad = kgcite(
+        "build", "caqa", "--kg", str(d / "kb.txt"), "--qa", str(tmp_path / "nope.txt"), "--out", str(tmp_path / "x")
+    )
     assert bad.returncode == 2 and "nope.txt" in bad.stderr
 
 
 def test_union_queries_answer_as_a_union(index: TripleIndex) -> None:
     q = Query(((("Jaws", "directed_by", "?a"),), (("Alien", "directed_by", "?a"),)))
-    assert answers(index, q) == answers(index, Query.of([("Jaws", "directed_by", "?a")])) | answers(index, Query.of([("Alien", "directed_by", "?a")]))
+    assert answers(index, q) == answers(index, Query.of([("Jaws", "directed_by", "?a")])) | answers(
+        index, Query.of([("Alien", "directed_by", "?a")])
+    )

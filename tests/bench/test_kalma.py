@@ -28,7 +28,10 @@ def test_three_sentence_templates() -> None:
 
 
 def test_specificity_is_log_2n_over_count() -> None:
-    pools = [Subgraph((), (Triple("a", "A", "sex", "f"), Triple("a", "A", "award", "x"))), Subgraph((), (Triple("b", "B", "sex", "m"),))]
+    pools = [
+        Subgraph((), (Triple("a", "A", "sex", "f"), Triple("a", "A", "award", "x"))),
+        Subgraph((), (Triple("b", "B", "sex", "m"),)),
+    ]
     counts = relation_counts(pools)
     assert counts == Counter({"sex": 2, "award": 1})
     b = EvolutionaryBuilder(None, counts, 2)
@@ -73,11 +76,15 @@ def test_smollm_rounds_use_perplexity(biokalma_store: EmbeddedStore, smollm: Lla
 
 def test_build_kalma_then_run_and_eval(tmp_path: Path) -> None:
     out = tmp_path / "kalma.jsonl"
-    res = kgcite("build", "kalma", "--entity", "Q206534", "--entity", "Q58051", "--no-llm", "--out", str(out), "--no-cache")
+    res = kgcite(
+        "build", "kalma", "--entity", "Q206534", "--entity", "Q58051", "--no-llm", "--out", str(out), "--no-cache"
+    )
     assert res.returncode == 0, res.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 2 and all(len(r["minimum_knowledge"]) == 5 and r["kg"] for r in rows)
-    again = kgcite("build", "kalma", "--entity", "Q206534", "--entity", "Q58051", "--no-llm", "--out", str(out), "--no-cache")
+    again = kgcite(
+        "build", "kalma", "--entity", "Q206534", "--entity", "Q58051", "--no-llm", "--out", str(out), "--no-cache"
+    )
     assert "0 entries built, 2 already there" in again.stdout
     answers = tmp_path / "answers.jsonl"
     run = kgcite("run", "--dataset", str(out), "--out", str(answers), "--no-rewrite", "--no-cache")
@@ -93,6 +100,12 @@ def test_build_kalma_then_run_and_eval(tmp_path: Path) -> None:
 def test_a_paragraph_sentence_with_leaked_prompt_text_or_praise_falls_back_to_the_template() -> None:
     builder = EvolutionaryBuilder(None, Counter(), 1)
     t = Triple("Q206534", "Stephen Crane", "place of birth", "Newark")
-    assert builder._sentence(t, "Generated Answer: Stephen Crane was born in Newark.", []) == ("Stephen Crane was born in Newark.", False)
+    assert builder._sentence(t, "Generated Answer: Stephen Crane was born in Newark.", []) == (
+        "Stephen Crane was born in Newark.",
+        False,
+    )
     assert builder._sentence(t, "The renowned Stephen Crane was born in Newark.", [])[1] is False
-    assert builder._sentence(t, "He was born in Newark.", ["Stephen Crane was a writer."]) == ("He was born in Newark.", True)
+    assert builder._sentence(t, "He was born in Newark.", ["Stephen Crane was a writer."]) == (
+        "He was born in Newark.",
+        True,
+    )

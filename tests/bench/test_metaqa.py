@@ -15,9 +15,12 @@ def _write(root: Path, hops: int, qa: str, qtype: str) -> None:
 
 
 def test_questions_paths_and_reproducibility(tmp_path: Path) -> None:
-    (tmp_path / "kb.txt").write_text("Jaws|directed_by|Spielberg\nDuel|directed_by|Spielberg\nDuel|in_language|English\n")
+    (tmp_path / "kb.txt").write_text(
+        "Jaws|directed_by|Spielberg\nDuel|directed_by|Spielberg\nDuel|in_language|English\n"
+    )
     _write(
-        tmp_path, 2,
+        tmp_path,
+        2,
         "films by the director of [Jaws]\tDuel\nlanguages of films by the director of [Jaws]\tEnglish|French\n",
         "movie_to_director_to_movie\nmovie_to_director_to_movie_to_language\n",
     )

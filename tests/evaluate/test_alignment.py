@@ -76,7 +76,10 @@ def test_appendix_f_alignment_with_nli(nli: OnnxNLI) -> None:
 def test_judge_rejects_what_a_sentence_does_not_say(nli: OnnxNLI) -> None:
     judge = SupportJudge(nli)
     s = "Stephen Crane was born in Newark and studied at Syracuse University."
-    claims = [Claim(s, "Stephen Crane", p, v) for p, v in (("place of death", "Badenweiler"), ("religion", "atheism"), ("place of birth", "Newark"))]
+    claims = [
+        Claim(s, "Stephen Crane", p, v)
+        for p, v in (("place of death", "Badenweiler"), ("religion", "atheism"), ("place of birth", "Newark"))
+    ]
     assert judge.judge(claims) == [False, False, True]
 
 
@@ -107,5 +110,9 @@ def test_gap_scores_name_entity_and_property() -> None:
     report = gap_report(matrices, [2])
     assert (report.gap_precision, report.gap_recall) == (pytest.approx(1 / 3), 0.5)
     assert names_gap("The graph does not give Stephen Crane's religion.", "Stephen Crane", "religion")
-    assert not names_gap("The graph does not give Ernest Hemingway's religion.", "Stephen Crane", "religion")  # another subject
-    assert names_gap("It does not say what his religion was.", "Stephen Crane", "religion", context="Stephen Crane was a writer.")
+    assert not names_gap(
+        "The graph does not give Ernest Hemingway's religion.", "Stephen Crane", "religion"
+    )  # another subject
+    assert names_gap(
+        "It does not say what his religion was.", "Stephen Crane", "religion", context="Stephen Crane was a writer."
+    )

@@ -15,7 +15,11 @@ def test_set_scores_compare_names_loosely() -> None:
 
 
 def test_a_chain_must_walk_from_a_topic_to_the_answer() -> None:
-    chain = [("Jaws", "directed_by", "Steven Spielberg"), ("Munich", "directed_by", "Steven Spielberg"), ("Munich", "in_language", "German")]
+    chain = [
+        ("Jaws", "directed_by", "Steven Spielberg"),
+        ("Munich", "directed_by", "Steven Spielberg"),
+        ("Munich", "in_language", "German"),
+    ]
     assert chains_to(chain, ["Jaws"], "German")
     assert not chains_to(chain, ["Duel"], "German")  # starts elsewhere
     assert not chains_to(chain[::2], ["Jaws"], "German")  # a gap: Jaws … Munich share nothing
@@ -25,10 +29,26 @@ def test_a_chain_must_walk_from_a_topic_to_the_answer() -> None:
 
 def test_metrics_over_rows() -> None:
     rows = [
-        {"answers": ["German"], "topic": ["Jaws"], "predicted": ["German", "English"], "ms": 10, "llm_calls": 0,
-         "answer_paths": {"German": [["Jaws", "directed_by", "S"], ["Munich", "directed_by", "S"], ["Munich", "in_language", "German"]],
-                          "English": [["Jaws", "in_language", "English"]]},
-         "citations": [["Jaws", "directed_by", "S"], ["Munich", "in_language", "German"], ["Jaws", "in_language", "Klingon"]]},
+        {
+            "answers": ["German"],
+            "topic": ["Jaws"],
+            "predicted": ["German", "English"],
+            "ms": 10,
+            "llm_calls": 0,
+            "answer_paths": {
+                "German": [
+                    ["Jaws", "directed_by", "S"],
+                    ["Munich", "directed_by", "S"],
+                    ["Munich", "in_language", "German"],
+                ],
+                "English": [["Jaws", "in_language", "English"]],
+            },
+            "citations": [
+                ["Jaws", "directed_by", "S"],
+                ["Munich", "in_language", "German"],
+                ["Jaws", "in_language", "Klingon"],
+            ],
+        },
         {"answers": ["x"], "topic": ["y"], "predicted": [], "ms": 30, "llm_calls": 1},
     ]
     m = answer_metrics(rows, in_graph=lambda t: t[2] != "Klingon")

@@ -119,16 +119,22 @@ def _crane() -> Subgraph:
 def test_the_datas_own_spelling_is_correct_and_recalled() -> None:
     crane = _crane()  # the shipped file spells the key date_of_birth; kgcite reads it as date of birth
     for written in ("date_of_birth", "date of birth", "Date of Birth"):
-        cited = parse_answer(f"Crane was born on 1 November 1871 [Q206534, {written}: 1871-11-01].", crane).cited_triples()
+        cited = parse_answer(
+            f"Crane was born on 1 November 1871 [Q206534, {written}: 1871-11-01].", crane
+        ).cited_triples()
         for minimum in (("Q206534", "date_of_birth", "1871-11-01"), ("Q206534", "date of birth", "1871-11-01")):
             s = score_answer(cited, crane.keys, [minimum])
             assert (s.n_correct, s.n_precise, s.n_recalled) == (1, 1, 1), (written, minimum)
 
 
 def test_a_name_citation_is_correct() -> None:
-    s = score_answer(parse_answer("He was Stephen Crane [Q206534, name: Stephen Crane].").cited_triples(), _crane().keys, [])
+    s = score_answer(
+        parse_answer("He was Stephen Crane [Q206534, name: Stephen Crane].").cited_triples(), _crane().keys, []
+    )
     assert (s.n_citations, s.n_correct) == (1, 1)
-    wrong = score_answer(parse_answer("He was Steve Crane [Q206534, name: Steve Crane].").cited_triples(), _crane().keys, [])
+    wrong = score_answer(
+        parse_answer("He was Steve Crane [Q206534, name: Steve Crane].").cited_triples(), _crane().keys, []
+    )
     assert wrong.n_correct == 0
 
 

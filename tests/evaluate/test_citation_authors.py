@@ -126,7 +126,12 @@ def answers(draw: st.DrawFn) -> Answer:
     items = biokalma_items()
     graph = items[draw(st.integers(0, len(items) - 1))]
     if not graph:  # an answer over an empty graph: cited anyway, skipped by both scorers
-        return Answer([], "Nothing is known [NA]. It was [Q1, occupation: writer].", [("Q1", "occupation", "writer")], [("Q1", "occupation", "writer")])
+        return Answer(
+            [],
+            "Nothing is known [NA]. It was [Q1, occupation: writer].",
+            [("Q1", "occupation", "writer")],
+            [("Q1", "occupation", "writer")],
+        )
     facts = [f for f in knowledge_of(graph)]
     minimum = draw(st.lists(st.sampled_from(facts), min_size=1, max_size=5, unique=True))
     minimum = [(q, draw(spellings(p)), v) for q, p, v in minimum]
@@ -160,7 +165,16 @@ def test_kgcite_agrees_with_the_authors_counting(tmp_path_factory: Any, batch: l
     path = tmp_path_factory.mktemp("answers") / "answers.jsonl"
     path.write_text(
         "".join(
-            json.dumps({"id": str(i), "question": "?", "answer": a.text, "kg": a.graph, "minimum_knowledge": [list(m) for m in a.minimum]}) + "\n"
+            json.dumps(
+                {
+                    "id": str(i),
+                    "question": "?",
+                    "answer": a.text,
+                    "kg": a.graph,
+                    "minimum_knowledge": [list(m) for m in a.minimum],
+                }
+            )
+            + "\n"
             for i, a in enumerate(batch)
         ),
         encoding="utf-8",

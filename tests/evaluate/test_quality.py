@@ -33,7 +33,13 @@ def test_weighted_score() -> None:
 
 
 def test_geval_with_the_local_model(smollm: LlamaCppLLM) -> None:
-    items = [QualityItem("Where was Stephen Crane born?", "Stephen Crane was born in Newark.", "{name: Stephen Crane, place of birth: Newark}")]
+    items = [
+        QualityItem(
+            "Where was Stephen Crane born?",
+            "Stephen Crane was born in Newark.",
+            "{name: Stephen Crane, place of birth: Newark}",
+        )
+    ]
     rows = GEval(smollm).score(items)
     assert set(rows[0]) == set(ASPECTS)
     for v in rows[0].values():

@@ -7,17 +7,32 @@ from kgcite.generate.citations import NACitation, QuoteCitation, Sentence
 from kgcite.generate.compose import EvidenceQuote, QuotedAnswer
 from kgcite.models.nli import OnnxNLI
 
-KG = EvidenceQuote(1, "kg", "Stephen Crane died in Badenweiler. Stephen Crane's father is Jonathan Townley Crane.", "knowledge graph", (("Q206534", "place of death", "Badenweiler"),))
+KG = EvidenceQuote(
+    1,
+    "kg",
+    "Stephen Crane died in Badenweiler. Stephen Crane's father is Jonathan Townley Crane.",
+    "knowledge graph",
+    (("Q206534", "place of death", "Badenweiler"),),
+)
 DOC = EvidenceQuote(2, "document", "Crane was buried in Evergreen Cemetery in Hillside, New Jersey.", "crane.html")
 
 
 def answer(sentences: list[Sentence], raw: str = "", written: int = 0, invalid: int = 0) -> QuotedAnswer:
-    return QuotedAnswer("q", tuple(sentences), (KG, DOC), "m", raw_output=raw, written_citations=written, invalid_citations=invalid)
+    return QuotedAnswer(
+        "q", tuple(sentences), (KG, DOC), "m", raw_output=raw, written_citations=written, invalid_citations=invalid
+    )
 
 
 def test_sources_and_validity() -> None:
-    both = answer([Sentence("Stephen Crane died in Badenweiler", (QuoteCitation(1),)), Sentence("Crane was buried in Evergreen Cemetery in Hillside, New Jersey", (QuoteCitation(2),))],
-                  raw="Stephen Crane died in Badenweiler [1]. Crane was buried in Evergreen Cemetery in Hillside, New Jersey [2][5].", written=3, invalid=1)
+    both = answer(
+        [
+            Sentence("Stephen Crane died in Badenweiler", (QuoteCitation(1),)),
+            Sentence("Crane was buried in Evergreen Cemetery in Hillside, New Jersey", (QuoteCitation(2),)),
+        ],
+        raw="Stephen Crane died in Badenweiler [1]. Crane was buried in Evergreen Cemetery in Hillside, New Jersey [2][5].",
+        written=3,
+        invalid=1,
+    )
     kg = answer([Sentence("Stephen Crane died in Badenweiler", (QuoteCitation(1),))])
     none = answer([Sentence("Nobody knows", (NACitation(),))])
     assert [citation_source(a) for a in (both, kg, none)] == ["both", "kg_only", "none"]

@@ -55,7 +55,15 @@ def test_country_of_citizenship_is_not_a_birthplace() -> None:
     s = "Max Wolf was born in the United States of America."
     held = frozenset({"country of citizenship"})
     assert rule(s, "country of citizenship", "United States of America", "Max Wolf", value_relations=held) is False
-    assert rule("Max Wolf was a citizen of the United States of America.", "country of citizenship", "United States of America", "Max Wolf") is True
+    assert (
+        rule(
+            "Max Wolf was a citizen of the United States of America.",
+            "country of citizenship",
+            "United States of America",
+            "Max Wolf",
+        )
+        is True
+    )
 
 
 def test_paraphrases_and_quantities_are_read() -> None:
@@ -76,14 +84,22 @@ def test_another_relation_between_cue_and_value_blocks_it() -> None:
 
 def test_the_graph_reading_of_a_value() -> None:
     held = frozenset({"movement"})
-    assert rule("Crane was a prominent literary realist writer.", "movement", "literary realism", value_relations=held) is True
+    assert (
+        rule("Crane was a prominent literary realist writer.", "movement", "literary realism", value_relations=held)
+        is True
+    )
     # held under two relations: the words must say which
     both = frozenset({"cause of death", "medical condition"})
     assert rule("Stephen Crane had tuberculosis.", "cause of death", "tuberculosis", value_relations=both) is None
 
 
 def test_sentence_breaks_but_not_inside_names() -> None:
-    assert tokens("Scooby-Doo! Curse of the Lake Monster was released in 2010.", "Scooby-Doo! Curse of the Lake Monster").count(";") == 0
+    assert (
+        tokens(
+            "Scooby-Doo! Curse of the Lake Monster was released in 2010.", "Scooby-Doo! Curse of the Lake Monster"
+        ).count(";")
+        == 0
+    )
     assert tokens("Jaws was released in 1975. Spielberg directed it.").count(";") == 1
     assert tokens("James D.R. Hickox directed it.").count(";") == 0
 
@@ -98,7 +114,9 @@ def test_stemmer_is_symmetric_on_derivations() -> None:
 def test_judge_without_a_model_never_trusts_the_value_alone() -> None:
     judge = SupportJudge()
     # value stated, relation not: the rules cannot tell, and without a model that is a no
-    assert judge.judge([Claim("Stephen Crane and Newark are often mentioned together.", "Stephen Crane", "place of birth", "Newark")]) == [False]
+    assert judge.judge(
+        [Claim("Stephen Crane and Newark are often mentioned together.", "Stephen Crane", "place of birth", "Newark")]
+    ) == [False]
 
 
 def test_undecided_pairs_go_to_the_model(nli: OnnxNLI) -> None:
@@ -116,13 +134,19 @@ def test_coordinated_relations_state_both() -> None:
 def test_a_shared_last_name_is_not_the_subject() -> None:
     # a rewrite "Rowan Quenby and Ivy Quenby." never says whose children they are
     assert rule("Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby") is False
-    assert rule("Marla Quenby's children are Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby") is True
+    assert (
+        rule("Marla Quenby's children are Rowan Quenby and Ivy Quenby.", "child", "Rowan Quenby", "Marla Quenby")
+        is True
+    )
     assert rule("Quenby founded Quenby Bakery.", "founded", "Quenby Bakery", "Marla Quenby") is True
 
 
 def test_a_sentence_with_nothing_of_the_claim_is_refused(nli: OnnxNLI) -> None:
     judge = SupportJudge(nli)
     noise = " ".join(["word"] * 300)
-    claims = [Claim(noise, None, "date of birth", "1871-11-01"), Claim(noise, None, "place of birth", "Newark"),
-              Claim(noise, "Stephen Crane", "date of birth", "1871-11-01")]
+    claims = [
+        Claim(noise, None, "date of birth", "1871-11-01"),
+        Claim(noise, None, "place of birth", "Newark"),
+        Claim(noise, "Stephen Crane", "date of birth", "1871-11-01"),
+    ]
     assert judge.judge(claims) == [False, False, False]

@@ -153,8 +153,12 @@ def test_cite_triples_groups_by_entity() -> None:
 
 
 def test_property_spelled_otherwise_still_resolves_values_with_commas() -> None:
-    graph = Subgraph((), (Triple("Q1", "A", "place of birth", "Newark, New Jersey"), Triple("Q1", "A", "occupation", "writer")))
-    (sentence,) = parse_answer("A was born in Newark [Q1, Place_of_Birth: Newark, New Jersey, OCCUPATION: writer].", graph).sentences
+    graph = Subgraph(
+        (), (Triple("Q1", "A", "place of birth", "Newark, New Jersey"), Triple("Q1", "A", "occupation", "writer"))
+    )
+    (sentence,) = parse_answer(
+        "A was born in Newark [Q1, Place_of_Birth: Newark, New Jersey, OCCUPATION: writer].", graph
+    ).sentences
     assert [t.key for t in sentence.cited_triples()] == [
         ("Q1", "Place_of_Birth", "Newark, New Jersey"),  # as written: display keeps the model's spelling
         ("Q1", "OCCUPATION", "writer"),

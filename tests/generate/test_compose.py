@@ -58,7 +58,9 @@ def test_kg_triples_are_quote_one() -> None:
 
 
 def test_invalid_numbers_are_counted_and_dropped(embedder: OnnxMiniLM, nli: OnnxNLI) -> None:
-    a = composer("Stephen Crane died in Badenweiler [1][7]. He was buried in Evergreen Cemetery [9].", embedder, nli).compose(QUESTION, quotes())
+    a = composer(
+        "Stephen Crane died in Badenweiler [1][7]. He was buried in Evergreen Cemetery [9].", embedder, nli
+    ).compose(QUESTION, quotes())
     assert (a.written_citations, a.invalid_citations) == (3, 2)
     assert cited_indices(a.sentences[0]) == [1] and not a.sentences[0].na
     assert a.sentences[1].na and not cited_indices(a.sentences[1])  # its only citation named no quote
@@ -82,7 +84,9 @@ class _Credulous:
 
 
 def test_names_and_numbers_must_come_from_the_cited_quotes(embedder: OnnxMiniLM) -> None:
-    text = "Crane died in Badenweiler on June 5, 1900 [1]. Crane died in Badenweiler in 1871 [1]. He died in Berlin [2]."
+    text = (
+        "Crane died in Badenweiler on June 5, 1900 [1]. Crane died in Badenweiler in 1871 [1]. He died in Berlin [2]."
+    )
     a = QuoteComposer(_Says(text), embedder, _Credulous()).compose(QUESTION, quotes())  # type: ignore[arg-type]
     assert cited_indices(a.sentences[0]) == [1]  # the KG's 1900-06-05, spoken
     assert a.sentences[1].na and a.sentences[2].na
@@ -113,7 +117,9 @@ def test_answer_round_trips_through_json(embedder: OnnxMiniLM, nli: OnnxNLI) -> 
         quoted_answer_from_dict({"question": "q"})
 
 
-def test_smollm_under_the_grammar_cites_only_given_quotes(smollm: LlamaCppLLM, embedder: OnnxMiniLM, nli: OnnxNLI) -> None:
+def test_smollm_under_the_grammar_cites_only_given_quotes(
+    smollm: LlamaCppLLM, embedder: OnnxMiniLM, nli: OnnxNLI
+) -> None:
     c = QuoteComposer(smollm, embedder, NLIQuoteVerifier(nli), constrained=True)
     a = c.compose(QUESTION, quotes())
     assert a.written_citations >= 1 and a.invalid_citations == 0

@@ -16,8 +16,10 @@ from kgcite.models.ner import SpacyNER
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.retriever import KGRetriever
 
-CRANE = [Triple("Q206534", "Stephen Crane", "father", "Jonathan Townley Crane"),
-         Triple("Q206534", "Stephen Crane", "place of birth", "Newark")]
+CRANE = [
+    Triple("Q206534", "Stephen Crane", "father", "Jonathan Townley Crane"),
+    Triple("Q206534", "Stephen Crane", "place of birth", "Newark"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +52,17 @@ def test_grounded_without_entities_says_na(retriever: KGRetriever, embedder: Onn
         ("Stephen Crane was born in Newark.", False),  # drops a fact
         ("Stephen Crane was born in Newark in 1871 to Jonathan Townley Crane.", False),  # invents a year
         ("Stephen Crane was born in Newark, New Jersey, to Jonathan Townley Crane.", False),  # invents a place
-        ("Stephen Crane was born in Newark to Jonathan Townley Crane. He loved baseball.", False),  # an uncited sentence
+        (
+            "Stephen Crane was born in Newark to Jonathan Townley Crane. He loved baseball.",
+            False,
+        ),  # an uncited sentence
         ("- father: Jonathan Townley Crane\n- born: Newark", False),  # a list, not prose
         ("Stephen Crane was born in Newark [Q1, x: y] to Jonathan Townley Crane.", False),  # brackets of its own
     ],
 )
-def test_rewrites_are_kept_only_when_they_state_exactly_the_facts(text: str, accepted: bool, embedder: OnnxMiniLM) -> None:
+def test_rewrites_are_kept_only_when_they_state_exactly_the_facts(
+    text: str, accepted: bool, embedder: OnnxMiniLM
+) -> None:
     gen = GroundedGenerator(None, None)  # type: ignore[arg-type]
     result = gen.accept_rewrite(text, CRANE)
     assert (result is not None) == accepted
@@ -109,8 +116,10 @@ class ScriptedLLM:
 
 
 def test_free_mode_with_garbage_citations_keeps_only_real_ones(retriever: KGRetriever) -> None:
-    garbage = ("Stephen Crane [Q206534, father: Jonathan Townley Crane] was a writer [Q1234567, occupation: astronaut]"
-               "[[[ ]] [Q206534, place of birth. Newark ]. }]{[1]")
+    garbage = (
+        "Stephen Crane [Q206534, father: Jonathan Townley Crane] was a writer [Q1234567, occupation: astronaut]"
+        "[[[ ]] [Q206534, place of birth. Newark ]. }]{[1]"
+    )
     a = FreeGenerator(retriever, ScriptedLLM(garbage)).answer("Who was Stephen Crane's father?")
     assert a.citations() == [["Q206534", "father", "Jonathan Townley Crane"]]
     assert a.repairs and a.raw_output == garbage
@@ -150,5 +159,7 @@ def test_citation_grammar_escapes_values() -> None:
 
 def test_repair_keeps_a_citation_in_another_spelling_as_the_graphs_triple() -> None:
     graph = Subgraph((), tuple(CRANE))
-    sentences, notes = repair(parse_answer(f"He was born in Newark [Q206534, Place_Of_Birth: {CRANE[1].object_value}].", graph), graph)
+    sentences, notes = repair(
+        parse_answer(f"He was born in Newark [Q206534, Place_Of_Birth: {CRANE[1].object_value}].", graph), graph
+    )
     assert [t.key for s in sentences for t in s.cited_triples()] == [CRANE[1].key] and not notes

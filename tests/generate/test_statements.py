@@ -122,7 +122,10 @@ def test_a_one_word_entity_ner_misses_is_linked(own: KGRetriever) -> None:
 def test_templates_read_well_for_ordinary_relation_names(own: KGRetriever) -> None:
     assert state("Marla Quenby", "founded", ["Quenby Bakery"]) == "Marla Quenby founded Quenby Bakery."
     assert state("Marla Quenby", "born_in", ["Harrowgate"]) == "Marla Quenby was born in Harrowgate."
-    assert state("Catch Me If You Can", "directed_by", ["Steven Spielberg"]) == "Catch Me If You Can was directed by Steven Spielberg."
+    assert (
+        state("Catch Me If You Can", "directed_by", ["Steven Spielberg"])
+        == "Catch Me If You Can was directed by Steven Spielberg."
+    )
     a = ask(own, "Who directed Catch Me If You Can?")
     shown = format_attributed(a)
     assert "Catch Me If You Can was directed by Steven Spielberg [1]." in shown
@@ -142,12 +145,20 @@ def test_templates_read_well_for_ordinary_relation_names(own: KGRetriever) -> No
 )
 def test_rewrites_that_add_praise_leak_prompts_or_drop_the_subject_are_refused(bio: KGRetriever, reply: str) -> None:
     a = ask(bio, "Who was Stephen Hawking's doctoral advisor?", Says(reply))
-    assert not a.rewritten and a.answer == "Stephen Hawking's doctoral advisor is Dennis W. Sciama [Q17714, doctoral advisor: Dennis W. Sciama]."
+    assert (
+        not a.rewritten
+        and a.answer
+        == "Stephen Hawking's doctoral advisor is Dennis W. Sciama [Q17714, doctoral advisor: Dennis W. Sciama]."
+    )
     assert any(r.startswith("rewrite rejected") for r in a.repairs)
 
 
 def test_a_faithful_rewrite_is_kept(bio: KGRetriever) -> None:
-    a = ask(bio, "Who was Stephen Hawking's doctoral advisor?", Says("Stephen Hawking's doctoral advisor was Dennis W. Sciama."))
+    a = ask(
+        bio,
+        "Who was Stephen Hawking's doctoral advisor?",
+        Says("Stephen Hawking's doctoral advisor was Dennis W. Sciama."),
+    )
     assert a.rewritten and cited(a) == [("Q17714", "doctoral advisor", "Dennis W. Sciama")]
 
 
@@ -155,12 +166,19 @@ def test_rewrite_problem_names_the_praise() -> None:
     assert rewrite_problem("He was a renowned and brilliant writer.", "Stephen Crane was a writer.") == (
         "rewrite rejected: evaluative words not in the evidence (brilliant, renowned)"
     )
-    assert rewrite_problem("It won the Best Picture award.", "It won the Best Picture award.") is None  # "best" is evidence
+    assert (
+        rewrite_problem("It won the Best Picture award.", "It won the Best Picture award.") is None
+    )  # "best" is evidence
 
 
 def test_every_pair_of_these_answers_is_supported_by_the_judge(bio: KGRetriever, nli: OnnxNLI) -> None:
-    questions = ["Where was Max Wolf born?", "When was Stephen Crane born and where did he die?", "Tell me about Stephen Crane",
-                 "Who was Stephen Hawking's doctoral advisor?", "Who were Niels Bohr's doctoral students?"]
+    questions = [
+        "Where was Max Wolf born?",
+        "When was Stephen Crane born and where did he die?",
+        "Tell me about Stephen Crane",
+        "Who was Stephen Hawking's doctoral advisor?",
+        "Who were Niels Bohr's doctoral students?",
+    ]
     claims = []
     for q in questions:
         a = ask(bio, q)
@@ -170,7 +188,17 @@ def test_every_pair_of_these_answers_is_supported_by_the_judge(bio: KGRetriever,
 
 def test_question_parts_and_relations() -> None:
     assert split_parts("When was X born and where did he die?") == ["When was X born", "where did he die"]
-    analyzer = QuestionAnalyzer(["place of birth", "date of birth", "place of death", "doctoral advisor", "doctoral student", "spouse", "instance of"])
+    analyzer = QuestionAnalyzer(
+        [
+            "place of birth",
+            "date of birth",
+            "place of death",
+            "doctoral advisor",
+            "doctoral student",
+            "spouse",
+            "instance of",
+        ]
+    )
     assert analyzer.analyse("When was X born and where did he die?").groups == (("date of birth",), ("place of death",))
     assert analyzer.analyse("Who was X's doctoral advisor?").groups == (("doctoral advisor",),)
     assert analyzer.analyse("Who was X's wife?").groups == (("spouse",),)

@@ -77,8 +77,12 @@ def test_match_patterns(store: KGStore) -> None:
 
 def test_relation_degrees_count_both_directions(store: KGStore) -> None:
     assert store.relation_degrees("Q212657") == [
-        ("child", True, 1), ("father", False, 1), ("instance of", False, 1),
-        ("occupation", False, 1), ("place of birth", False, 1), ("residence", False, 1),
+        ("child", True, 1),
+        ("father", False, 1),
+        ("instance of", False, 1),
+        ("occupation", False, 1),
+        ("place of birth", False, 1),
+        ("residence", False, 1),
     ]
     assert store.relation_degrees("Q999999") == []
 

@@ -40,11 +40,16 @@ def test_missing_gguf_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_http_client_against_a_real_llamacpp_server(llama_server: str) -> None:
     llm = OpenAICompatLLM(llama_server, "smollm2", concurrency=2)
-    reqs = [ChatRequest.of(f"Is {c} a city? Answer yes or no.", max_tokens=4, grammar=YES_NO) for c in ("Rome", "Paris", "Oslo")]
+    reqs = [
+        ChatRequest.of(f"Is {c} a city? Answer yes or no.", max_tokens=4, grammar=YES_NO)
+        for c in ("Rome", "Paris", "Oslo")
+    ]
     results = llm.chat_many(reqs)
     assert all(isinstance(r, ChatResult) and r.text in ("yes", "no") for r in results)
     schema = json.dumps({"type": "object", "properties": {"year": {"type": "integer"}}, "required": ["year"]})
-    res = llm.chat(ChatRequest.of("In which year did World War II end? Reply in JSON.", max_tokens=24, json_schema=schema))
+    res = llm.chat(
+        ChatRequest.of("In which year did World War II end? Reply in JSON.", max_tokens=24, json_schema=schema)
+    )
     assert isinstance(json.loads(res.text)["year"], int)
 
 
@@ -138,8 +143,23 @@ def test_a_dripping_server_cannot_outlast_the_deadline() -> None:
         assert isinstance(result, LLMError) and "within 2 s" in str(result)
         assert time.perf_counter() - t0 < 3.5  # the deadline, not 4 attempts × (timeout + backoff)
         t1 = time.perf_counter()
-        res = subprocess.run(["kgcite", "ask", "Who was Stephen Crane's father?", "--rewrite", "--base-url", url, "--timeout", "2", "--no-cache"],
-                             capture_output=True, text=True, timeout=120, check=False)
+        res = subprocess.run(
+            [
+                "kgcite",
+                "ask",
+                "Who was Stephen Crane's father?",
+                "--rewrite",
+                "--base-url",
+                url,
+                "--timeout",
+                "2",
+                "--no-cache",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         assert res.returncode == 1 and "within 2 s" in res.stderr and "Traceback" not in res.stderr
         assert time.perf_counter() - t1 < 30  # model loading plus one deadline
     finally:

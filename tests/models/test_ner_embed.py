@@ -22,8 +22,14 @@ def test_a_missing_spacy_model_says_how_to_install_it() -> None:
 
 
 def test_embeddings_are_unit_vectors_and_rank_by_meaning(embedder: OnnxMiniLM) -> None:
-    vecs = embedder.encode(["Who was Stephen Crane's father?", "Stephen Crane's father is Jonathan Townley Crane.",
-                            "Stephen Crane was born in Newark.", "The stock market fell sharply."])
+    vecs = embedder.encode(
+        [
+            "Who was Stephen Crane's father?",
+            "Stephen Crane's father is Jonathan Townley Crane.",
+            "Stephen Crane was born in Newark.",
+            "The stock market fell sharply.",
+        ]
+    )
     assert vecs.shape == (4, 384)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
     sims = vecs[1:] @ vecs[0]

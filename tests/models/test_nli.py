@@ -54,10 +54,21 @@ def test_true_style_t5_adapter(tmp_path: Path) -> None:
     vocab = {w: i for i, w in enumerate(["<pad>", "</s>", "<unk>", "1", "0", "premise:", "hypothesis:", "a", "b"])}
     tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>")
+    fast = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
+    )
     fast.save_pretrained(tmp_path)
-    config = transformers.T5Config(vocab_size=len(vocab), d_model=16, d_ff=32, num_layers=1, num_heads=2, d_kv=8,
-                                   decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
+    config = transformers.T5Config(
+        vocab_size=len(vocab),
+        d_model=16,
+        d_ff=32,
+        num_layers=1,
+        num_heads=2,
+        d_kv=8,
+        decoder_start_token_id=0,
+        pad_token_id=0,
+        eos_token_id=1,
+    )
     transformers.T5ForConditionalGeneration(config).save_pretrained(tmp_path)
     model = load_nli(f"t5:{tmp_path}")
     assert isinstance(model, T5NLI)
@@ -83,4 +94,3 @@ def test_trained_model_hf_and_onnx_agree(tmp_path: Path) -> None:
     for a, b in zip(hf.predict(premises, hyps), onnx.predict(premises, hyps), strict=True):
         for label in LABELS:
             assert a.probs[label] == pytest.approx(b.probs[label], abs=0.05)  # int8 quantisation error
-

@@ -44,7 +44,9 @@ def corpus(tmp_path: Path) -> Path:
     return Path(shutil.copytree(DOCS, tmp_path / "docs"))
 
 
-def retriever(embedder: OnnxMiniLM, reranker: OnnxReranker | None, paths: list[Path], cache: DocumentCache, **kw: float) -> DocumentRetriever:
+def retriever(
+    embedder: OnnxMiniLM, reranker: OnnxReranker | None, paths: list[Path], cache: DocumentCache, **kw: float
+) -> DocumentRetriever:
     return DocumentRetriever(
         ranker=TwoStageRanker(embedder, reranker, **kw),  # type: ignore[arg-type]
         extractors=[WindowExtractor(embedder)],
@@ -91,7 +93,9 @@ def test_splitter_limits() -> None:
 def test_text_files_split_on_line_breaks() -> None:
     doc = read_local(DOCS / "badenweiler.txt")
     passages = ParagraphSplitter(min_tokens=5).split(doc)
-    assert [p.text for p in passages] == [ln for ln in (DOCS / "badenweiler.txt").read_text().splitlines() if words(ln) >= 5]
+    assert [p.text for p in passages] == [
+        ln for ln in (DOCS / "badenweiler.txt").read_text().splitlines() if words(ln) >= 5
+    ]
 
 
 # -- evidence extraction ----------------------------------------------------------------------

@@ -16,7 +16,9 @@ def test_links_possessives_and_short_ner_spans(biokalma_store: EmbeddedStore, ne
     linker = EntityLinker(biokalma_store, ner)
     assert [le.entity.id for le in linker.link("Who was Stephen Crane's father?")] == ["Q206534"]
     # spaCy tags only "Emmett"; the mention grows to the capitalised run "Emmett Till"
-    assert [le.entity.id for le in linker.link("Who was Emmett Till and how did tragic events shape him?")] == ["Q506878"]
+    assert [le.entity.id for le in linker.link("Who was Emmett Till and how did tragic events shape him?")] == [
+        "Q506878"
+    ]
     assert linker.link("What is the boiling point of water?") == []
 
 
@@ -34,7 +36,9 @@ def test_same_name_candidates_are_ranked_by_neighbours_in_the_question(ner: Spac
         Triple("Q3", "Anne Hathaway", "instance of", "ship"),
         Triple("Q3", "Anne Hathaway", "named after", "William Shakespeare"),
     ]
-    store.add_quads([q for e in ents for q in entity_quads(e, scheme)] + [q for t in triples for q in triple_quads(t, scheme)])
+    store.add_quads(
+        [q for e in ents for q in entity_quads(e, scheme)] + [q for t in triples for q in triple_quads(t, scheme)]
+    )
     linker = EntityLinker(store, ner)
     [hit] = linker.link("Was Anne Hathaway married to William Shakespeare?")
     # Q2 and Q3 both neighbour Shakespeare; the PERSON type filter removes the ship

@@ -19,7 +19,11 @@ def named(question: str, relations: list[str] = RELATIONS) -> list[set[str]]:
 
 
 def test_a_relation_named_twice_counts_twice_parts_of_one_name_once() -> None:
-    assert named("who directed the films written by the writer of X") == [{"directed_by"}, {"written_by"}, {"written_by"}]
+    assert named("who directed the films written by the writer of X") == [
+        {"directed_by"},
+        {"written_by"},
+        {"written_by"},
+    ]
     assert named("what were the release years of films released with X") == [{"release_year"}, {"release_year"}]
     assert named("the films of X were released in which years") == [{"release_year"}]
 
@@ -56,7 +60,9 @@ def test_the_first_hop_is_named_next_to_the_topic() -> None:
     assert order == [{"written_by"}, {"directed_by"}]
     assert order_agreement((Step("written_by"), Step("written_by", True), Step("directed_by")), order) == 1.0
     assert order_agreement((Step("directed_by"), Step("directed_by", True), Step("written_by")), order) == 0.0
-    assert mention_order("who directed it", relation_mentions("who directed it", RELATIONS)) == []  # no masked topic: no order
+    assert (
+        mention_order("who directed it", relation_mentions("who directed it", RELATIONS)) == []
+    )  # no masked topic: no order
 
 
 def test_scores_compare_across_lengths_and_prefer_named_relations() -> None:
@@ -74,7 +80,11 @@ def test_when_wants_a_date_where_and_who_do_not() -> None:
     assert asks_time("When was the founder of X born?") is True
     assert asks_time("where was the founder of X born") is False and asks_time("what is X") is None
     assert time_valued(["1962-03-14", "1901"]) and not time_valued(["Harrowgate", "1901", "Paris"])
-    values = {"born_in": ["Harrowgate", "Port Ellis"], "date_of_birth": ["1962-03-14", "1938-05-09"], "founder": ["Marla Quenby"]}
+    values = {
+        "born_in": ["Harrowgate", "Port Ellis"],
+        "date_of_birth": ["1962-03-14", "1938-05-09"],
+        "founder": ["Marla Quenby"],
+    }
     scorer = ZeroShotPathScorer(list(values), examples=lambda step: values[step.relation])
     chains = [(Step("founder"), Step("born_in")), (Step("founder"), Step("date_of_birth"))]
     assert scorer.scores("Where was the founder of X born?", chains).argmax() == 0
@@ -84,9 +94,15 @@ def test_when_wants_a_date_where_and_who_do_not() -> None:
 def test_every_named_relation_walked_and_no_unasked_one() -> None:
     scorer = ZeroShotPathScorer(["born_in", "twinned_with", "mayor"])
     q = "Who is the mayor of the city where X was born?"
-    detour, birthplace, right = (Step("born_in"), Step("twinned_with"), Step("mayor")), (Step("born_in"),), (Step("born_in"), Step("mayor"))
+    detour, birthplace, right = (
+        (Step("born_in"), Step("twinned_with"), Step("mayor")),
+        (Step("born_in"),),
+        (Step("born_in"), Step("mayor")),
+    )
     s = scorer.scores(q, [detour, birthplace, right])
     assert s[2] > scorer.threshold > max(s[0], s[1])  # through a twin city, or the birthplace alone, is no answer
     back = (Step("starred_actors"), Step("starred_actors", True), Step("in_language"))
     films = ZeroShotPathScorer(["starred_actors", "in_language"])
-    assert films.scores("what languages are the films starred by X actors in", [back])[0] > films.threshold  # there and back is named
+    assert (
+        films.scores("what languages are the films starred by X actors in", [back])[0] > films.threshold
+    )  # there and back is named

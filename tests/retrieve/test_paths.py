@@ -51,7 +51,10 @@ def _ask(r: PathReasoner, store: EmbeddedStore, question: str, *topics: str) -> 
 
 
 def test_one_hop(reasoner: PathReasoner, store: EmbeddedStore) -> None:
-    assert _ask(reasoner, store, "who wrote The Glass Orchard", "The Glass Orchard") == ([("written_by", False)], {"Ines Calder"})
+    assert _ask(reasoner, store, "who wrote The Glass Orchard", "The Glass Orchard") == (
+        [("written_by", False)],
+        {"Ines Calder"},
+    )
 
 
 def test_two_hops_backwards_then_forwards(reasoner: PathReasoner, store: EmbeddedStore) -> None:
@@ -75,7 +78,9 @@ def test_hop_count_comes_from_the_scores(reasoner: PathReasoner, store: Embedded
 
 
 def test_every_answer_cites_the_chain_that_reaches_it(reasoner: PathReasoner, store: EmbeddedStore) -> None:
-    result = reasoner.answer("which publishers published the books written by Ines Calder", [store.entity("Ines Calder")])  # type: ignore[list-item]
+    result = reasoner.answer(
+        "which publishers published the books written by Ines Calder", [store.entity("Ines Calder")]
+    )  # type: ignore[list-item]
     for a in result.answers:
         first, last = a.triples
         assert first.object_id == "Ines Calder" and first.subject_id == last.subject_id and last.object_value == a.label

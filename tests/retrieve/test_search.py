@@ -43,12 +43,16 @@ class _Web(BaseHTTPRequestHandler):
             args = urllib.parse.parse_qs(url.query)
             type(self).queries.append(args["q"][0])
             base = f"http://127.0.0.1:{self.server.server_port}"
-            body = json.dumps({"results": [
-                {"url": f"{base}/crane.html", "title": "Crane", "content": "…"},
-                {"url": f"{base}/volcanoes.html", "title": "Volcanoes"},
-                {"url": "ftp://example.org/x", "title": "not http"},
-                {"url": f"{base}/image.png", "title": "not text"},
-            ]}).encode()
+            body = json.dumps(
+                {
+                    "results": [
+                        {"url": f"{base}/crane.html", "title": "Crane", "content": "…"},
+                        {"url": f"{base}/volcanoes.html", "title": "Volcanoes"},
+                        {"url": "ftp://example.org/x", "title": "not http"},
+                        {"url": f"{base}/image.png", "title": "not text"},
+                    ]
+                }
+            ).encode()
             kind = "application/json"
         elif url.path.endswith(".html"):
             type(self).pages += 1
@@ -86,7 +90,10 @@ def test_search_fetch_and_cache_over_http(web: str, embedder: OnnxMiniLM, tmp_pa
 
     def run() -> tuple[int, list[str]]:
         r = DocumentRetriever(
-            TwoStageRanker(embedder, None), cache=DocumentCache(db), search=backend, on_error=lambda source, exc: errors.append(source)
+            TwoStageRanker(embedder, None),
+            cache=DocumentCache(db),
+            search=backend,
+            on_error=lambda source, exc: errors.append(source),
         ).retrieve(question)
         return r.cache_hits, [q.passage.source for q in r.quotes]
 
@@ -104,7 +111,9 @@ def test_robots_txt_is_obeyed(web: str, embedder: OnnxMiniLM) -> None:
     _Web.robots = (200, "User-agent: *\nDisallow: /private/\n\nUser-agent: kgcite\nDisallow: /volcanoes.html\n")
     errors: list[tuple[str, str]] = []
     retriever = DocumentRetriever(
-        TwoStageRanker(embedder, None), search=SearxngSearch(web), on_error=lambda source, exc: errors.append((source, str(exc)))
+        TwoStageRanker(embedder, None),
+        search=SearxngSearch(web),
+        on_error=lambda source, exc: errors.append((source, str(exc))),
     )
     sources = {q.passage.source for q in retriever.retrieve("Where did Stephen Crane die?").quotes}
     assert _Web.pages == 1 and sources == {f"{web}/crane.html"}  # the disallowed page was never requested

@@ -111,17 +111,46 @@ def test_khop_baseline_is_breadth_first_and_truncated(store: EmbeddedStore) -> N
 
 def test_cli_json_contract(kb: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "kgcite.cli", "retrieve", "tog-e", "--kg", str(kb), "--question",
-         "which languages are the films directed by Steven Spielberg in", "--topic", "Steven Spielberg",
-         "--depth", "2", "--json"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "kgcite.cli",
+            "retrieve",
+            "tog-e",
+            "--kg",
+            str(kb),
+            "--question",
+            "which languages are the films directed by Steven Spielberg in",
+            "--topic",
+            "Steven Spielberg",
+            "--depth",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     data = json.loads(out.stdout)
     assert data["llm_calls"] == 0 and isinstance(data["ms"], float)
     assert ["Jaws", "directed_by", "Steven Spielberg"] in data["triples"]
     assert all(len(p) % 2 == 1 and p[0] == "Steven Spielberg" for p in data["paths"])
     bad = subprocess.run(
-        [sys.executable, "-m", "kgcite.cli", "retrieve", "tog-e", "--kg", str(kb), "--question", "x", "--topic", "Nobody"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "kgcite.cli",
+            "retrieve",
+            "tog-e",
+            "--kg",
+            str(kb),
+            "--question",
+            "x",
+            "--topic",
+            "Nobody",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert bad.returncode == 2 and "Nobody" in bad.stderr

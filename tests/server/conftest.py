@@ -19,10 +19,22 @@ EVIL_VALUE = '<img src=x onerror="window.__xss=1">'
 def evil_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A graph whose labels are markup: a page that renders them as HTML would run them."""
     d = tmp_path_factory.mktemp("evil")
-    graph = [["Who was Ada Lovelace's father?", [
-        {"qid": "Q7259", "name": "Ada Lovelace", "father": EVIL_LABEL, "motto": EVIL_VALUE, "occupation": "mathematician", "instance of": "human"},
-        {"qid": "Q5679", "name": EVIL_LABEL, "occupation": "poet", "instance of": "human"},
-    ]]]
+    graph = [
+        [
+            "Who was Ada Lovelace's father?",
+            [
+                {
+                    "qid": "Q7259",
+                    "name": "Ada Lovelace",
+                    "father": EVIL_LABEL,
+                    "motto": EVIL_VALUE,
+                    "occupation": "mathematician",
+                    "instance of": "human",
+                },
+                {"qid": "Q5679", "name": EVIL_LABEL, "occupation": "poet", "instance of": "human"},
+            ],
+        ]
+    ]
     (d / "evil.json").write_text(json.dumps(graph))
     res = kgcite("kg", "load", str(d / "evil.json"), "--store", str(d / "store"))
     assert res.returncode == 0, res.stderr
@@ -56,7 +68,9 @@ def evil_docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def evil_server(evil_store: Path, evil_docs: Path, reports_dir: Path) -> Iterator[str]:
-    with served(["--no-cache", "--store", str(evil_store), "--docs", str(evil_docs), "--reports", str(reports_dir)]) as url:
+    with served(
+        ["--no-cache", "--store", str(evil_store), "--docs", str(evil_docs), "--reports", str(reports_dir)]
+    ) as url:
         yield url
 
 

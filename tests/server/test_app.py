@@ -34,14 +34,18 @@ def test_ask_returns_the_attributed_answer_with_its_subgraph(evil_server: str) -
 
 
 def test_ask_from_documents_returns_quotes(evil_server: str) -> None:
-    r = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?", "source": "docs"}, timeout=300)
+    r = httpx.post(
+        f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?", "source": "docs"}, timeout=300
+    )
     assert r.status_code == 200, r.text
     a = r.json()
     assert a["kind"] == "quotes" and a["quotes"] and all(q["kind"] == "document" for q in a["quotes"])
     assert any("Lord Byron" in q["text"] for q in a["quotes"])
     indices = {q["index"] for q in a["quotes"]}
     assert all(set(s["quotes"]) <= indices for s in a["sentences"])
-    both = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?", "source": "both"}, timeout=300).json()
+    both = httpx.post(
+        f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?", "source": "both"}, timeout=300
+    ).json()
     assert both["quotes"][0]["kind"] == "kg" and EVIL_LABEL in both["quotes"][0]["text"]
 
 
@@ -52,7 +56,10 @@ def test_documents_need_a_server_started_with_them(biokalma_server: str) -> None
 
 def test_entities(evil_server: str) -> None:
     e = httpx.get(f"{evil_server}/entities/Q7259").json()
-    assert e["label"] == "Ada Lovelace" and {(t["property"], t["value"]) for t in e["triples"]} >= {("father", EVIL_LABEL), ("occupation", "mathematician")}
+    assert e["label"] == "Ada Lovelace" and {(t["property"], t["value"]) for t in e["triples"]} >= {
+        ("father", EVIL_LABEL),
+        ("occupation", "mathematician"),
+    }
     assert httpx.get(f"{evil_server}/entities/Q404").status_code == 404
 
 
@@ -65,9 +72,16 @@ def test_bad_requests_get_clear_4xx(evil_server: str) -> None:
     assert httpx.post(ask, content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
     huge = httpx.post(ask, content=b"x" * 9_000_000, headers={"content-type": "application/json"})
     assert huge.status_code == 413
-    bad = httpx.post(f"{evil_server}/eval/citations", json={"answers": [{"id": "a", "question": "q", "answer": "x", "kg": [], "minimum_knowledge": [["Q1", "p"]]}]})
+    bad = httpx.post(
+        f"{evil_server}/eval/citations",
+        json={"answers": [{"id": "a", "question": "q", "answer": "x", "kg": [], "minimum_knowledge": [["Q1", "p"]]}]},
+    )
     assert bad.status_code == 422
-    assert bad.json()["detail"] == {"msg": "answers[0]: minimum_knowledge[0]: expected [qid, property, value] strings", "index": 0, "field": "minimum_knowledge[0]"}
+    assert bad.json()["detail"] == {
+        "msg": "answers[0]: minimum_knowledge[0]: expected [qid, property, value] strings",
+        "index": 0,
+        "field": "minimum_knowledge[0]",
+    }
 
 
 def test_eval_citations_matches_the_cli(evil_server: str) -> None:
@@ -93,7 +107,9 @@ def test_fifty_concurrent_questions_are_queued_not_refused(biokalma_server: str)
     """50 different questions at once to the single local model: all answered, no 5xx."""
     from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 
-    people = dict.fromkeys(it.graph.entities[0].label for p in shipped_biokalma() for it in read_biokalma(p) if it.graph.entities)
+    people = dict.fromkeys(
+        it.graph.entities[0].label for p in shipped_biokalma() for it in read_biokalma(p) if it.graph.entities
+    )
     questions = [f"Where was {name} born?" for name in list(people)[:50]]
 
     async def one(client: httpx.AsyncClient, q: str) -> tuple[int, float]:
@@ -112,8 +128,10 @@ def test_fifty_concurrent_questions_are_queued_not_refused(biokalma_server: str)
     lat = sorted(s for _, s in results)
     q = statistics.quantiles(lat, n=10)
     batches = httpx.get(f"{biokalma_server}/health").json()["batches"]
-    print(f"\n50 concurrent /ask: wall {wall:.1f} s, latency p10 {q[0]:.1f} p50 {statistics.median(lat):.1f} "
-          f"p90 {q[8]:.1f} max {lat[-1]:.1f} s; {batches} model batches; status {sorted(set(codes))}")
+    print(
+        f"\n50 concurrent /ask: wall {wall:.1f} s, latency p10 {q[0]:.1f} p50 {statistics.median(lat):.1f} "
+        f"p90 {q[8]:.1f} max {lat[-1]:.1f} s; {batches} model batches; status {sorted(set(codes))}"
+    )
     assert codes == [200] * 50
     assert batches < 50  # waiting questions were answered together
 

@@ -12,8 +12,15 @@ import pytest
 
 from tests.server.conftest import EVIL_LABEL, EVIL_VALUE
 
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium_path() -> str | None:
@@ -94,7 +101,9 @@ def test_na_sentences_are_flagged(page: Any, evil_server: str) -> None:
 
     answer = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?"}, timeout=120).json()
     answer["sentences"].append({"text": "She was born on the Moon.", "na": True, "citations": []})
-    page.route("**/ask", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(answer)))
+    page.route(
+        "**/ask", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+    )
     ask(page, evil_server, "Who was Ada Lovelace's father?")
     na = page.locator("#answer .sentence.na")
     assert na.count() == 1 and "She was born on the Moon." in na.inner_text() and "[NA]" in na.inner_text()
@@ -136,7 +145,9 @@ def test_report_page_renders_tables_and_plots(page: Any, evil_server: str) -> No
     assert page.locator("#report table").count() >= 1 and page.locator("#report th").count() >= 2
     img = page.locator("#report img").first
     img.wait_for()
-    page.wait_for_function("() => [...document.querySelectorAll('#report img')].every(i => i.complete && i.naturalWidth > 0)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#report img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
     assert img.evaluate("i => i.naturalWidth") > 100
     # the answers path in the heading is a code span, built as text, not markup
     title = page.locator("#report h2").first

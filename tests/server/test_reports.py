@@ -33,7 +33,17 @@ def test_lists_and_reads_reports(root: Path) -> None:
     assert folder.image("eval", "plot.png").read_bytes().startswith(b"\x89PNG")
 
 
-@pytest.mark.parametrize(("name", "file"), [("..", "secret.png"), ("eval/..", "secret.png"), ("eval", "../../secret.png"), ("eval", "notes.txt"), ("empty", "x.png"), ("/etc", "x.png")])
+@pytest.mark.parametrize(
+    ("name", "file"),
+    [
+        ("..", "secret.png"),
+        ("eval/..", "secret.png"),
+        ("eval", "../../secret.png"),
+        ("eval", "notes.txt"),
+        ("empty", "x.png"),
+        ("/etc", "x.png"),
+    ],
+)
 def test_nothing_outside_a_report_is_served(root: Path, name: str, file: str) -> None:
     with pytest.raises(ReportNotFound):
         ReportFolder(root).image(name, file)

@@ -35,7 +35,12 @@ def test_only_visible_regular_inflections_change() -> None:
 
 
 def test_label_variants_keep_spacing_and_change_one_word() -> None:
-    toks = [("topic", "", "topic", "NOUN"), ("'s", " ", "'s", "PART"), ("main", " ", "main", "ADJ"), ("category", "", "category", "NOUN")]
+    toks = [
+        ("topic", "", "topic", "NOUN"),
+        ("'s", " ", "'s", "PART"),
+        ("main", " ", "main", "ADJ"),
+        ("category", "", "category", "NOUN"),
+    ]
     assert label_variants(toks) == ["topics's main category", "topic's main categories"]
 
 

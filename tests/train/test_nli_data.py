@@ -24,9 +24,12 @@ def test_sick_split_is_fixed_and_disjoint() -> None:
 
 # a functional property (place of birth) and a many-valued one (occupation)
 PEOPLE = [
-    Triple("a", "Ann", "place of birth", "Rome"), Triple("a", "Ann", "occupation", "painter"),
-    Triple("a", "Ann", "occupation", "poet"), Triple("b", "Bob", "place of birth", "Paris"),
-    Triple("b", "Bob", "occupation", "singer"), Triple("c", "Cy", "place of birth", "Oslo"),
+    Triple("a", "Ann", "place of birth", "Rome"),
+    Triple("a", "Ann", "occupation", "painter"),
+    Triple("a", "Ann", "occupation", "poet"),
+    Triple("b", "Bob", "place of birth", "Paris"),
+    Triple("b", "Bob", "occupation", "singer"),
+    Triple("c", "Cy", "place of birth", "Oslo"),
     Triple("c", "Cy", "occupation", "painter"),
 ]
 

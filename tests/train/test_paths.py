@@ -35,7 +35,11 @@ def test_two_chains_of_one_length_with_the_same_answers_are_ambiguous() -> None:
 
 def test_pairs_mask_the_topic_and_never_call_a_right_chain_wrong(store: EmbeddedStore) -> None:
     items = [
-        QAItem("which publishers published the books written by [Ines Calder]", store.entity("Ines Calder"), ("Harbor Press", "Northwind")),  # type: ignore[arg-type]
+        QAItem(
+            "which publishers published the books written by [Ines Calder]",
+            store.entity("Ines Calder"),
+            ("Harbor Press", "Northwind"),
+        ),  # type: ignore[arg-type]
         QAItem("who is the mayor of Lisbon", store.entity("Lisbon"), ("Someone",)),  # type: ignore[arg-type]
     ]
     pairs, skipped = path_pairs(store, items, negatives=3)
@@ -49,7 +53,9 @@ def test_pairs_mask_the_topic_and_never_call_a_right_chain_wrong(store: Embedded
 
 
 def test_generated_questions_are_answered_by_their_own_chain(store: EmbeddedStore) -> None:
-    entities = [e for e in (store.entity(i) for i in ("The Glass Orchard", "Salt Roads", "Night Ferry", "Ines Calder")) if e]
+    entities = [
+        e for e in (store.entity(i) for i in ("The Glass Orchard", "Salt Roads", "Night Ferry", "Ines Calder")) if e
+    ]
     items = list(generated_questions(store, entities, n=4, seed=1))
     assert items and all(it.topic.label in it.question and it.answers for it in items)
     pairs, skipped = path_pairs(store, items)
@@ -68,17 +74,37 @@ def test_train_paths_on_a_users_graph_then_answer_with_it(tmp_path: Path) -> Non
     qa = tmp_path / "train.jsonl"
     rows = [
         {"question": "who wrote Salt Roads", "answers": ["Ines Calder"], "topic": ["Salt Roads"]},
-        {"question": "which publishers published the books written by Ines Calder", "answers": ["Harbor Press", "Northwind"], "topic": "Ines Calder"},
+        {
+            "question": "which publishers published the books written by Ines Calder",
+            "answers": ["Harbor Press", "Northwind"],
+            "topic": "Ines Calder",
+        },
         {"question": "where was the writer of [Night Ferry] born", "answers": ["Aarhus"]},
     ]
     qa.write_text("".join(json.dumps({"id": str(i), **r}) + "\n" for i, r in enumerate(rows)))
     out = tmp_path / "run"
-    res = kgcite("train", "paths", "--qa", str(qa), "--kg", str(kb), "--out", str(out), "--max-steps", "2", "--batch-size", "4")
+    res = kgcite(
+        "train", "paths", "--qa", str(qa), "--kg", str(kb), "--out", str(out), "--max-steps", "2", "--batch-size", "4"
+    )
     assert res.returncode == 0, res.stderr
     onnx = out / "onnx"
-    assert (onnx / "model.onnx").exists() and json.loads((onnx / "train.json").read_text())["data"]["train.jsonl_questions"] == 3
-    res = kgcite("ask", "--kg", str(kb), "--path-scorer", str(onnx), "--topic", "Night Ferry", "--no-cache", "where was the writer of Night Ferry born")
-    assert res.returncode == 0, res.stderr  # a two-step model decides nothing useful; it must load and answer or say [NA]
+    assert (onnx / "model.onnx").exists() and json.loads((onnx / "train.json").read_text())["data"][
+        "train.jsonl_questions"
+    ] == 3
+    res = kgcite(
+        "ask",
+        "--kg",
+        str(kb),
+        "--path-scorer",
+        str(onnx),
+        "--topic",
+        "Night Ferry",
+        "--no-cache",
+        "where was the writer of Night Ferry born",
+    )
+    assert res.returncode == 0, (
+        res.stderr
+    )  # a two-step model decides nothing useful; it must load and answer or say [NA]
     assert "Night Ferry" in res.stdout
     res = kgcite("train", "paths", "--qa", str(qa), "--out", str(out))
     assert res.returncode == 2 and "--kg" in res.stderr

@@ -27,7 +27,9 @@ TRIPLES = [
 
 
 def test_groups_are_one_relevant_then_three_hard_negatives() -> None:
-    pairs = relevance_pairs(TRIPLES, say, n_queries=50, seed=1, questions=[Query("who directed Jaws", "Jaws", "directed_by")])
+    pairs = relevance_pairs(
+        TRIPLES, say, n_queries=50, seed=1, questions=[Query("who directed Jaws", "Jaws", "directed_by")]
+    )
     assert [p.label for p in pairs] == ["relevant", "irrelevant", "irrelevant", "irrelevant"]
     pos, same_entity, same_relation, unrelated = (p.hypothesis for p in pairs)
     assert "Jaws directed by Steven Spielberg." in pos
@@ -37,7 +39,9 @@ def test_groups_are_one_relevant_then_three_hard_negatives() -> None:
 
 
 def test_inverse_questions_index_the_object() -> None:
-    q = MetaQAQuestion(1, 1, "which films did [Steven Spielberg] direct", "Steven Spielberg", ("Jaws", "Duel"), "director_to_movie")
+    q = MetaQAQuestion(
+        1, 1, "which films did [Steven Spielberg] direct", "Steven Spielberg", ("Jaws", "Duel"), "director_to_movie"
+    )
     [query] = metaqa_queries([q])
     assert query == Query("which films did Steven Spielberg direct", "Steven Spielberg", "^directed_by")
 

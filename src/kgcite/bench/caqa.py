@@ -120,19 +120,32 @@ class Extender:
     def _apply(self, op: str, sample: KGQASample, structure: str, rng: random.Random) -> Extended | None:
         q, question = sample.query, sample.question.rstrip(" ?")
         if op == "none":
-            return Extended(q, sample.question, "single" if structure == "single" else "concatenation", "none") if structure != "tree" else None
+            return (
+                Extended(q, sample.question, "single" if structure == "single" else "concatenation", "none")
+                if structure != "tree"
+                else None
+            )
         if op == "union":
             return self._union(sample, rng)
         constants = sorted(q.constants())
         used = q.relations()
         if op == "concat":  # (e1, rn, e0): a fact about a subject entity, the structure kept
             anchor = constants[0] if structure != "tree" else rng.choice(constants)
-            facts = [f for f in self.index.around.get(anchor, ()) if f[1] not in used and not set(f) & (set(sample.answers) - {anchor})]
+            facts = [
+                f
+                for f in self.index.around.get(anchor, ())
+                if f[1] not in used and not set(f) & (set(sample.answers) - {anchor})
+            ]
             if not facts:
                 return None
             fact = rng.choice(facts)
             complexity = "intersection" if structure == "tree" else "concatenation"
-            return Extended(Query.of([*q.patterns, fact]), f"Given that {_phrase(self.index, fact, self.say)}, {question}?", complexity, "intersection-1")
+            return Extended(
+                Query.of([*q.patterns, fact]),
+                f"Given that {_phrase(self.index, fact, self.say)}, {question}?",
+                complexity,
+                "intersection-1",
+            )
         # inter: (e1, rn, ?a) with a non-empty intersection of the answers
         a = rng.choice(sorted(sample.answers))
         facts = [f for f in self.index.around.get(a, ()) if f[1] not in used and (f[0] == a) != (f[2] == a)]
@@ -142,10 +155,12 @@ class Extender:
         pattern: Pattern = (ANSWER, r, o) if s == a else (s, r, ANSWER)
         other = self.index.label(o if s == a else s)
         extra = f"whose {property_label(r)} is {other}" if s == a else f"that are the {property_label(r)} of {other}"
-        return Extended(Query.of([*q.patterns, pattern]), f"{question}, among those {extra}?", "intersection", "intersection-2")
+        return Extended(
+            Query.of([*q.patterns, pattern]), f"{question}, among those {extra}?", "intersection", "intersection-2"
+        )
 
     def _union(self, sample: KGQASample, rng: random.Random) -> Extended | None:
-        (s, r, o), = sample.query.patterns
+        ((s, r, o),) = sample.query.patterns
         e0, subject_side = (s, True) if not is_var(s) else (o, False)
         label = self.index.label(e0)
         same = [e for e in self.index.by_label.get(label.lower(), ()) if e != e0]
@@ -247,7 +262,11 @@ def _arms(query: Query) -> list[set[tuple[int, int]]]:
             arm: set[tuple[int, int]] = set()
             frontier = {c}
             while frontier and ANSWER not in frontier:
-                step = {(bi, pi) for pi, (s, _, o) in enumerate(branch) if (s in frontier or o in frontier) and (bi, pi) not in arm}
+                step = {
+                    (bi, pi)
+                    for pi, (s, _, o) in enumerate(branch)
+                    if (s in frontier or o in frontier) and (bi, pi) not in arm
+                }
                 if not step:
                     break
                 arm |= step
@@ -268,7 +287,8 @@ def irrelevant(index: TripleIndex, query: Query, g: Grounded, rng: random.Random
         if len(out) == len(supportive):
             break
         options = [
-            f for f in index.around.get(node, ())[:200]
+            f
+            for f in index.around.get(node, ())[:200]
             if f not in supportive and f not in out and not ({f[0], f[2]} & banned)
         ]
         fresh = [f for f in options if f[1] not in used]
@@ -362,7 +382,10 @@ def stats_table(counts: dict[str, Counter[str]]) -> str:
     """Table 5's layout: categories and complexities × splits."""
     splits = ("train", "dev", "test")
     total = {s: sum(c for k, c in counts[s].items() if k in CATEGORIES) for s in splits}
-    lines = ["| | | " + " | ".join(splits) + " | total |", "| --- | --- | " + " | ".join("---:" for _ in splits) + " | ---: |"]
+    lines = [
+        "| | | " + " | ".join(splits) + " | total |",
+        "| --- | --- | " + " | ".join("---:" for _ in splits) + " | ---: |",
+    ]
     lines.append("| all | | " + " | ".join(f"{total[s]:,}" for s in splits) + f" | {sum(total.values()):,} |")
     for group, keys in (("category", CATEGORIES), ("complexity", COMPLEXITIES)):
         for k in keys:
@@ -386,7 +409,12 @@ def metaqa_samples(questions: Iterable[Any]) -> Iterator[KGQASample]:
             there = ANSWER if i == len(path) - 1 else f"?v{i + 1}"
             patterns.append((there, relation, here) if inverse else (here, relation, there))
             here = there
-        yield KGQASample(f"metaqa-{q.hops}hop-{q.line}", q.question.replace("[", "").replace("]", ""), tuple(q.answers), Query.of(patterns))
+        yield KGQASample(
+            f"metaqa-{q.hops}hop-{q.line}",
+            q.question.replace("[", "").replace("]", ""),
+            tuple(q.answers),
+            Query.of(patterns),
+        )
 
 
 def jsonl_samples(path: str | Path, index: TripleIndex) -> Iterator[KGQASample]:
@@ -426,6 +454,11 @@ def single_triple_samples(index: TripleIndex, n: int, seed: int = 0, *, max_answ
     keys = sorted((s, r) for (s, r), objs in index.out.items() if 0 < len(objs) <= max_answers)
     rng.shuffle(keys)
     return [
-        KGQASample(f"single-{s}-{r}", f"What is the {property_label(r)} of {index.label(s)}?", tuple(sorted(index.out[(s, r)])), Query.of([(s, r, ANSWER)]))
+        KGQASample(
+            f"single-{s}-{r}",
+            f"What is the {property_label(r)} of {index.label(s)}?",
+            tuple(sorted(index.out[(s, r)])),
+            Query.of([(s, r, ANSWER)]),
+        )
         for s, r in keys[:n]
     ]

@@ -60,7 +60,10 @@ class LLMVerbaliser:
         by_source = {}
         for s, q, a in zip(firsts, questions, statements, strict=True):
             constants = [label(c) for c in sorted(s.query.constants()) if not is_var(c)]
-            by_source[s.source] = (self._keep(q, constants, s.question), self._keep(a, list(s.answers), s.answer_statement))
+            by_source[s.source] = (
+                self._keep(q, constants, s.question),
+                self._keep(a, list(s.answers), s.answer_statement),
+            )
         out = []
         for s, c in zip(samples, citations, strict=True):
             names = sorted({label(e) for f in s.facts for e in (f[0], f[2])})

@@ -97,7 +97,9 @@ class TripleIndex:
         return self.labels.get(entity, entity)
 
 
-def _domains(facts: TripleIndex | set[Fact], patterns: Sequence[Pattern], fixed: dict[str, str]) -> dict[str, set[str]] | None:
+def _domains(
+    facts: TripleIndex | set[Fact], patterns: Sequence[Pattern], fixed: dict[str, str]
+) -> dict[str, set[str]] | None:
     """Semi-join propagation to a fixpoint: each variable's possible values (exact for trees)."""
     index = facts if isinstance(facts, TripleIndex) else TripleIndex(Triple(s, s, r, o, o) for s, r, o in facts)
     dom: dict[str, set[str] | None] = {}

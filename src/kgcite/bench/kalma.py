@@ -107,7 +107,9 @@ def relation_counts(pools: Sequence[Subgraph]) -> Counter[str]:
 
 
 class EvolutionaryBuilder:
-    def __init__(self, llm: LLM | None, counts: Counter[str], n: int, *, rounds: int = 5, alpha: float = 0.5, shortlist: int = 8) -> None:
+    def __init__(
+        self, llm: LLM | None, counts: Counter[str], n: int, *, rounds: int = 5, alpha: float = 0.5, shortlist: int = 8
+    ) -> None:
         self.llm, self.counts, self.n = llm, counts, max(1, n)
         self.rounds, self.alpha, self.shortlist = rounds, alpha, shortlist
 
@@ -121,14 +123,23 @@ class EvolutionaryBuilder:
         perp: list[float | None] = [None] * len(candidates)
         if self.llm is not None and order and self.alpha < 1:
             context = f"Continue this paragraph.\n\n{paragraph}" if paragraph else "Write a short biography."
-            for i, p in zip(order, continuation_perplexity(self.llm, [context] * len(order), [" " + simple_sentence(candidates[i]) for i in order]), strict=True):
+            for i, p in zip(
+                order,
+                continuation_perplexity(
+                    self.llm, [context] * len(order), [" " + simple_sentence(candidates[i]) for i in order]
+                ),
+                strict=True,
+            ):
                 perp[i] = p
         inv = [1 / p if p else None for p in perp]
         known = [x for x in inv if x is not None]
         total = sum(math.exp(x - max(known)) for x in known) if known else 0.0
         coherence = [math.exp(x - max(known)) / total if x is not None and known else 0.0 for x in inv]
         alpha = self.alpha if known else 1.0
-        out = [alpha * s + (1 - alpha) * c if (perp[i] is not None or not known) else float("-inf") for i, (s, c) in enumerate(zip(spec, coherence, strict=True))]
+        out = [
+            alpha * s + (1 - alpha) * c if (perp[i] is not None or not known) else float("-inf")
+            for i, (s, c) in enumerate(zip(spec, coherence, strict=True))
+        ]
         return out, perp
 
     def _ask(self, prompt: str, max_tokens: int = 160) -> str:
@@ -155,11 +166,15 @@ class EvolutionaryBuilder:
         sentences: list[tuple[str, tuple[TripleKey, ...]]] = []
         if seed.paragraph:  # round 1: annotate the seed text
             written = self._ask(ANNOTATE.format(paragraph=seed.paragraph, knowledge=format_knowledge(pool)), 300)
-            cited = [k for t in parse_answer(written, pool).cited_triples() if t.key and (k := pool.find(t.key)) is not None]
+            cited = [
+                k for t in parse_answer(written, pool).cited_triples() if t.key and (k := pool.find(t.key)) is not None
+            ]
             cited = [k for k in dict.fromkeys(cited) if states_value(seed.paragraph, k[2])]
             sentences.append((seed.paragraph, tuple(cited)))
             e.knowledge += cited
-            e.rounds.append({"round": 1, "knowledge": [list(k) for k in cited], "source": "seed paragraph annotated by the LLM"})
+            e.rounds.append(
+                {"round": 1, "knowledge": [list(k) for k in cited], "source": "seed paragraph annotated by the LLM"}
+            )
         if not e.knowledge:  # round 1 without usable seed text: the best fact, stated by template
             scores, _ = self.scores("", triples)
             best = triples[max(range(len(triples)), key=lambda i: scores[i])]
@@ -177,17 +192,24 @@ class EvolutionaryBuilder:
             scores, perp = self.scores(paragraph, candidates)
             i = max(range(len(candidates)), key=lambda j: scores[j])
             t = candidates[i]
-            written = self._ask(EXTEND.format(paragraph=_annotated(sentences), knowledge=format_knowledge(Subgraph((), (t,)))), 320)
+            written = self._ask(
+                EXTEND.format(paragraph=_annotated(sentences), knowledge=format_knowledge(Subgraph((), (t,)))), 320
+            )
             if written.startswith(paragraph[:40]) and len(written) > len(paragraph):
-                written = written[len(paragraph):]
+                written = written[len(paragraph) :]
             text, kept = self._sentence(t, written, [x for x, _ in sentences])
             sentences.append((text, (t.key,)))
             e.knowledge.append(t.key)
-            e.rounds.append({
-                "round": r, "knowledge": [list(t.key)], "score": round(scores[i], 4),
-                "specificity": round(self.specificity(t.relation), 4), "perplexity": None if (pp := perp[i]) is None else round(pp, 2),
-                "sentence": "llm" if kept else "template",
-            })
+            e.rounds.append(
+                {
+                    "round": r,
+                    "knowledge": [list(t.key)],
+                    "score": round(scores[i], 4),
+                    "specificity": round(self.specificity(t.relation), 4),
+                    "perplexity": None if (pp := perp[i]) is None else round(pp, 2),
+                    "sentence": "llm" if kept else "template",
+                }
+            )
         e.paragraph = " ".join(s for s, _ in sentences)
         e.annotated = _annotated(sentences)
         e.general_question = self._question(GENERAL, e, general=True)

@@ -12,11 +12,11 @@ TABLE_19 = (
     "death: Badenweiler, country of citizenship: United States of America, cause of death: Tuberculosis, medical "
     "condition: Tuberculosis, date of birth: 1871-11-01, date of death: 1900-06-05]. Crane was a prominent literary "
     "realist writer [Q206534, movement: literary realism] who wrote about the harsh realities of life and his "
-    "atheistic views on religion [Q206534, religion: atheism]. His notable works include \"The Red Badge of Courage\" "
+    'atheistic views on religion [Q206534, religion: atheism]. His notable works include "The Red Badge of Courage" '
     "[Q206534, notable works: The Red Badge of Courage]. Crane attended Syracuse University and was a member of the "
     "Syracuse Orange baseball team [Q206534, alma mater: Syracuse University, sport: baseball, member of sports team: "
     "Syracuse Orange baseball]. His experiences at Syracuse University influenced his writing, and he wrote several "
-    "stories about college life, including \"The Eighty-Yard Run,\" which was based on his own experiences as a "
+    'stories about college life, including "The Eighty-Yard Run," which was based on his own experiences as a '
     "football player at Syracuse [NA]."
 )
 TABLE_20 = (
@@ -32,8 +32,20 @@ TABLE_20 = (
     "team: Syracuse Orange baseball]."
 )
 RELATIONS = [
-    "sex or gender", "place of birth", "place of death", "country of citizenship", "cause of death", "medical condition",
-    "date of birth", "date of death", "movement", "religion", "notable works", "alma mater", "sport", "member of sports team",
+    "sex or gender",
+    "place of birth",
+    "place of death",
+    "country of citizenship",
+    "cause of death",
+    "medical condition",
+    "date of birth",
+    "date of death",
+    "movement",
+    "religion",
+    "notable works",
+    "alma mater",
+    "sport",
+    "member of sports team",
 ]
 
 

@@ -68,7 +68,9 @@ def read_questions(hops: int, split: str = "test", root: str | Path | None = Non
             question, sep, answers = line.rstrip("\n").partition("\t")
             topics = bracketed_topics(question)
             if not sep or not topics:
-                raise InputError(qa, lineno, "question" if sep else "answers", "expected 'question with [topic]<TAB>a|b|...'")
+                raise InputError(
+                    qa, lineno, "question" if sep else "answers", "expected 'question with [topic]<TAB>a|b|...'"
+                )
             qtype = qtypes[lineno - 1].strip() if lineno - 1 < len(qtypes) else None
             if qtype and any(f"{a}_to_{b}" not in STEPS for a, b in itertools.pairwise(qtype.split("_to_"))):
                 raise InputError(qtype_file, lineno, "qtype", f"unknown relation path {qtype!r}")

@@ -64,7 +64,14 @@ class GapReport:
 def gap_report(matrices: Sequence[Sequence[Sequence[bool]]], n_gaps: Sequence[int]) -> GapReport:
     """``matrices[i][s][k]``: does the s-th ``[NA]`` sentence of answer i name its k-th gap."""
     counts = na_report(matrices, n_gaps)
-    return GapReport(counts.n_na_sentences, counts.n_na_correct, counts.n_absent, counts.n_absent_found, counts.na_precision, counts.na_recall)
+    return GapReport(
+        counts.n_na_sentences,
+        counts.n_na_correct,
+        counts.n_absent,
+        counts.n_absent_found,
+        counts.na_precision,
+        counts.na_recall,
+    )
 
 
 def gaps_of(absent: Sequence[TripleKey]) -> list[tuple[str, str]]:
@@ -130,7 +137,11 @@ def alignment_claims(answer: ParsedAnswer, graph: Subgraph | None = None) -> lis
 def na_claims(answer: ParsedAnswer, absent: Sequence[TripleKey], graph: Subgraph | None = None) -> list[list[Claim]]:
     """For each ``[NA]`` sentence, one claim per absent knowledge (does the sentence state it?)."""
     labels = _labels(graph)
-    return [[Claim(s.text, labels.get(k[0]), k[1], k[2], context) for k in absent] for s, context in with_context(answer.sentences) if s.na]
+    return [
+        [Claim(s.text, labels.get(k[0]), k[1], k[2], context) for k in absent]
+        for s, context in with_context(answer.sentences)
+        if s.na
+    ]
 
 
 class AttributionScorer:
@@ -139,32 +150,53 @@ class AttributionScorer:
     def __init__(self, judge: SupportJudge) -> None:
         self.judge = judge
 
-    def alignment_judgments(self, answers: Sequence[ParsedAnswer], graphs: Sequence[Subgraph | None] | None = None) -> list[list[bool]]:
+    def alignment_judgments(
+        self, answers: Sequence[ParsedAnswer], graphs: Sequence[Subgraph | None] | None = None
+    ) -> list[list[bool]]:
         per_answer = [alignment_claims(a, g) for a, g in zip(answers, graphs or [None] * len(answers), strict=True)]
         flat = iter(self.judge.judge([c for claims in per_answer for c in claims]))
         return [[next(flat) for _ in claims] for claims in per_answer]
 
-    def alignment(self, answers: Sequence[ParsedAnswer], graphs: Sequence[Subgraph | None] | None = None) -> AlignmentReport:
+    def alignment(
+        self, answers: Sequence[ParsedAnswer], graphs: Sequence[Subgraph | None] | None = None
+    ) -> AlignmentReport:
         return alignment_report(self.alignment_judgments(answers, graphs))
 
     def na_matrices(
-        self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None
+        self,
+        answers: Sequence[ParsedAnswer],
+        absent: Sequence[Sequence[TripleKey]],
+        graphs: Sequence[Subgraph | None] | None = None,
     ) -> list[list[list[bool]]]:
-        per_answer = [na_claims(a, ks, g) for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True)]
+        per_answer = [
+            na_claims(a, ks, g) for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True)
+        ]
         flat = iter(self.judge.judge([c for rows in per_answer for row in rows for c in row]))
         return [[[next(flat) for _ in row] for row in rows] for rows in per_answer]
 
     def gap_matrices(
-        self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None
+        self,
+        answers: Sequence[ParsedAnswer],
+        absent: Sequence[Sequence[TripleKey]],
+        graphs: Sequence[Subgraph | None] | None = None,
     ) -> list[list[list[bool]]]:
         """Pure text: no model is asked whether an [NA] sentence names a gap."""
         out = []
         for a, ks, g in zip(answers, absent, graphs or [None] * len(answers), strict=True):
             labels, gaps = _labels(g), gaps_of(ks)
-            out.append([[names_gap(s.text, labels.get(e), p, context) for e, p in gaps] for s, context in with_context(a.sentences) if s.na])
+            out.append(
+                [
+                    [names_gap(s.text, labels.get(e), p, context) for e, p in gaps]
+                    for s, context in with_context(a.sentences)
+                    if s.na
+                ]
+            )
         return out
 
     def na(
-        self, answers: Sequence[ParsedAnswer], absent: Sequence[Sequence[TripleKey]], graphs: Sequence[Subgraph | None] | None = None
+        self,
+        answers: Sequence[ParsedAnswer],
+        absent: Sequence[Sequence[TripleKey]],
+        graphs: Sequence[Subgraph | None] | None = None,
     ) -> NAReport:
         return na_report(self.na_matrices(answers, absent, graphs), [len(ks) for ks in absent])

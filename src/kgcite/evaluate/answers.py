@@ -58,7 +58,9 @@ def chains_to(triples: Sequence[CitedTriple], topics: Iterable[str], answer: str
     return norm(answer) in reached
 
 
-def answer_metrics(rows: Sequence[Mapping[str, Any]], in_graph: Callable[[CitedTriple], bool] | None = None) -> dict[str, Any]:
+def answer_metrics(
+    rows: Sequence[Mapping[str, Any]], in_graph: Callable[[CitedTriple], bool] | None = None
+) -> dict[str, Any]:
     """The figures over rows; ``in_graph`` checks a cited triple (None: citation_correctness is not computed)."""
     n = len(rows)
     if not n:

@@ -18,7 +18,11 @@ def evaluator_report(rows: Sequence[Mapping[str, Any]], predicted: Sequence[str]
     by_complexity: dict[str, float | None] = {}
     for c in COMPLEXITIES:
         idx = [i for i, r in enumerate(rows) if r.get("complexity") == c]
-        by_complexity[c] = classification_report([gold[i] for i in idx], [predicted[i] for i in idx], CATEGORIES).micro_f1 if idx else None
+        by_complexity[c] = (
+            classification_report([gold[i] for i in idx], [predicted[i] for i in idx], CATEGORIES).micro_f1
+            if idx
+            else None
+        )
     extra = sorted({p for p in predicted if p not in CATEGORIES})
     return {
         "n": len(rows),
@@ -27,7 +31,9 @@ def evaluator_report(rows: Sequence[Mapping[str, Any]], predicted: Sequence[str]
         "complexity_micro_f1": by_complexity,
         "labels": list(CATEGORIES),
         "predicted_labels": list(CATEGORIES) + extra,
-        "confusion": confusion(gold, predicted, list(CATEGORIES) + extra) if extra else [list(r) for r in overall.confusion],
+        "confusion": confusion(gold, predicted, list(CATEGORIES) + extra)
+        if extra
+        else [list(r) for r in overall.confusion],
     }
 
 

@@ -52,7 +52,9 @@ def classification_report(gold: Sequence[str], pred: Sequence[str], labels: Sequ
     f1: dict[str, float] = {}
     for i, label in enumerate(labels):
         tp = m[i][i]
-        n_pred = sum(row[i] for row in m) + sum(1 for g, p in zip(gold, pred, strict=True) if p == label and g not in labels)
+        n_pred = sum(row[i] for row in m) + sum(
+            1 for g, p in zip(gold, pred, strict=True) if p == label and g not in labels
+        )
         n_gold = sum(1 for g in gold if g == label)  # an unknown prediction still counts against recall
         prec = tp / n_pred if n_pred else 0.0
         rec = tp / n_gold if n_gold else 0.0

@@ -66,7 +66,9 @@ class TrainedEvaluator:
 
     def load(self) -> TrainedEvaluator:
         if self._export is None:
-            self._export = PairExport.load(self.model_dir, self.threads, kind="attribution evaluator", trainer="evaluator")
+            self._export = PairExport.load(
+                self.model_dir, self.threads, kind="attribution evaluator", trainer="evaluator"
+            )
         return self
 
     def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
@@ -96,7 +98,9 @@ class NLIEvaluator:
     def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
         results = self.nli.predict([i.evidence for i in items], [i.answer_statement for i in items])
         return [
-            Judgement("supportive" if r.label == "entailment" else NOT_SUPPORTIVE, {"supportive": r.probs["entailment"]})
+            Judgement(
+                "supportive" if r.label == "entailment" else NOT_SUPPORTIVE, {"supportive": r.probs["entailment"]}
+            )
             for r in results
         ]
 
@@ -109,10 +113,19 @@ INSTRUCTION = (
 )
 ITEM = "Claim: {question} {answer}\n\nReference: {evidence}\n\nResponse:"
 _SYNONYMS = {
-    "supportive": "supportive", "support": "supportive", "supports": "supportive", "attributable": "supportive",
-    "insufficient": "partially_supportive", "partially": "partially_supportive", "partial": "partially_supportive",
-    "contradictory": "contradictory", "contradicts": "contradictory", "contradiction": "contradictory",
-    "irrelevant": "irrelevant", "extrapolatory": "irrelevant", "unrelated": "irrelevant",
+    "supportive": "supportive",
+    "support": "supportive",
+    "supports": "supportive",
+    "attributable": "supportive",
+    "insufficient": "partially_supportive",
+    "partially": "partially_supportive",
+    "partial": "partially_supportive",
+    "contradictory": "contradictory",
+    "contradicts": "contradictory",
+    "contradiction": "contradictory",
+    "irrelevant": "irrelevant",
+    "extrapolatory": "irrelevant",
+    "unrelated": "irrelevant",
 }
 _WORD = re.compile(r"[a-z]+")
 
@@ -144,7 +157,11 @@ class LLMEvaluator:
             ITEM.format(question=e.question, answer=e.answer_statement, evidence=e.evidence) + f" {_SPOKEN[label]}\n\n"
             for e, label in self.examples
         )
-        return INSTRUCTION + shots + ITEM.format(question=item.question, answer=item.answer_statement, evidence=item.evidence)
+        return (
+            INSTRUCTION
+            + shots
+            + ITEM.format(question=item.question, answer=item.answer_statement, evidence=item.evidence)
+        )
 
     def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
         replies = self.llm.chat_many([ChatRequest.of(self.prompt(i), max_tokens=self.max_tokens) for i in items])
@@ -155,4 +172,9 @@ class LLMEvaluator:
         return out
 
 
-_SPOKEN = {"supportive": "Supportive", "partially_supportive": "Insufficient", "contradictory": "Contradictory", "irrelevant": "Irrelevant"}
+_SPOKEN = {
+    "supportive": "Supportive",
+    "partially_supportive": "Insufficient",
+    "contradictory": "Contradictory",
+    "irrelevant": "Irrelevant",
+}

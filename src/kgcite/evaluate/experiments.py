@@ -70,7 +70,9 @@ def replace_graphs(items: Sequence[AnswerRecord], accuracy: int, seed: int) -> l
         if i in wrong and len(items) > 1:
             own = {e.id for e in item.graph.entities}
             candidates = [j for j in range(len(items)) if j != i and not own & {e.id for e in items[j].graph.entities}]
-            pick = random.Random(f"{seed}:{item.id}:donor").choice(candidates or [j for j in range(len(items)) if j != i])
+            pick = random.Random(f"{seed}:{item.id}:donor").choice(
+                candidates or [j for j in range(len(items)) if j != i]
+            )
             graph = items[pick].graph
         out.append(Condition(item.id, item.question, graph, item.minimum))
     return out
@@ -96,24 +98,37 @@ def _record(c: Condition, result: AttributedAnswer | LLMError) -> dict[str, Any]
 
 
 def answer_conditions(
-    generator: Generator, conditions: Sequence[Condition], out: Path, *, batch_size: int = 8, on_progress: Callable[[int], None] | None = None
+    generator: Generator,
+    conditions: Sequence[Condition],
+    out: Path,
+    *,
+    batch_size: int = 8,
+    on_progress: Callable[[int], None] | None = None,
 ) -> None:
     """Answer the conditions not yet answered in ``out`` (append-only, resumable, as ``kgcite run``)."""
     done_before = len(finished_ids(out) & {c.id for c in conditions})
     if on_progress:
         on_progress(done_before)
     append_answers(
-        conditions, out, lambda batch: generator.generate([_retrieval(c) for c in batch]), _record,
-        batch_size=batch_size, on_progress=(lambda n, _failed: on_progress(n)) if on_progress else None,
+        conditions,
+        out,
+        lambda batch: generator.generate([_retrieval(c) for c in batch]),
+        _record,
+        batch_size=batch_size,
+        on_progress=(lambda n, _failed: on_progress(n)) if on_progress else None,
     )
 
 
-def removal_conditions(items: Sequence[AnswerRecord], ks: Sequence[int], seed: int) -> Iterator[tuple[str, list[Condition]]]:
+def removal_conditions(
+    items: Sequence[AnswerRecord], ks: Sequence[int], seed: int
+) -> Iterator[tuple[str, list[Condition]]]:
     for k in ks:
         yield f"removed-{k}", [remove_knowledge(it, k, seed) for it in items]
 
 
-def retrieval_conditions(items: Sequence[AnswerRecord], accuracies: Sequence[int], seed: int) -> Iterator[tuple[str, list[Condition]]]:
+def retrieval_conditions(
+    items: Sequence[AnswerRecord], accuracies: Sequence[int], seed: int
+) -> Iterator[tuple[str, list[Condition]]]:
     for acc in accuracies:
         yield f"accuracy-{acc}", replace_graphs(items, acc, seed)
 

@@ -22,7 +22,51 @@ from kgcite.kg.keys import property_key
 
 #: Function words: never a cue, skipped when asking what stands between two words.
 STOP = frozenset(
-    ["a", "an", "the", "of", "or", "and", "by", "in", "on", "at", "to", "for", "from", "with", "as", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "its", "it", "his", "her", "their", "this", "that", "these", "those", "which", "who", "whom", "whose", "also", "both", "then", "than", "s"]
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "or",
+        "and",
+        "by",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "with",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "its",
+        "it",
+        "his",
+        "her",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "also",
+        "both",
+        "then",
+        "than",
+        "s",
+    ]
 )
 #: Words of property names that say nothing about the relation on their own.
 GENERIC = frozenset(["date", "place", "has", "number", "type", "main", "value", "name", "point", "time"])
@@ -39,7 +83,15 @@ def _strip(word: str, suffixes: tuple[str, ...]) -> str:
 
 
 #: Short or irregular forms the suffix rules cannot reach.
-_IRREGULAR = {"died": "die", "dies": "die", "dying": "die", "wrote": "writ", "written": "writ", "writes": "writ", "write": "writ"}
+_IRREGULAR = {
+    "died": "die",
+    "dies": "die",
+    "dying": "die",
+    "wrote": "writ",
+    "written": "writ",
+    "writes": "writ",
+    "write": "writ",
+}
 
 
 def stem(word: str) -> str:
@@ -162,7 +214,9 @@ def paraphrases(relation: str) -> frozenset[tuple[str, ...]]:
 def name_stems(relation: str, *, generic: bool = False) -> tuple[str, ...]:
     """The content words of a relation's name, stemmed; ``generic`` keeps words such as "date"
     and "place" that say nothing on their own."""
-    return tuple(stem(w) for w in normalize(property_key(relation)).split() if w not in STOP and (generic or w not in GENERIC))
+    return tuple(
+        stem(w) for w in normalize(property_key(relation)).split() if w not in STOP and (generic or w not in GENERIC)
+    )
 
 
 def occurrences(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
@@ -171,7 +225,9 @@ def occurrences(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
     return [i for i in range(len(words) - n + 1) if n and tuple(words[i : i + n]) == target]
 
 
-def cue_positions(word_stems: Sequence[str], cues: Iterable[tuple[str, ...]], masked: AbstractSet[int] = frozenset()) -> frozenset[int]:
+def cue_positions(
+    word_stems: Sequence[str], cues: Iterable[tuple[str, ...]], masked: AbstractSet[int] = frozenset()
+) -> frozenset[int]:
     """The words the cues cover, leaving out any occurrence that touches ``masked`` positions."""
     out: set[int] = set()
     for cue in cues:

@@ -64,7 +64,14 @@ def line_chart(
     return path
 
 
-def confusion_chart(labels: Sequence[str], matrix: Sequence[Sequence[int]], title: str, path: Path, *, predicted: Sequence[str] | None = None) -> Path:
+def confusion_chart(
+    labels: Sequence[str],
+    matrix: Sequence[Sequence[int]],
+    title: str,
+    path: Path,
+    *,
+    predicted: Sequence[str] | None = None,
+) -> Path:
     """A confusion matrix as a heat map: rows gold, columns predicted, counts written in."""
     plt = _pyplot()
     cols = list(predicted or labels)

@@ -25,46 +25,62 @@ _INSTRUCTION = (
 #: aspect → (criteria, evaluation steps), verbatim from KaLMA Tables 14–17.
 ASPECTS: dict[str, tuple[str, str]] = {
     "coherence": (
-        ("Coherence (1-5) - the collective quality of all sentences. We align this dimension with the DUC quality "
-        "question of structure and coherence whereby the answer should be well-structured and well-organized. "
-        "The answer should not just be a heap of related information, but should build from sentence to sentence "
-        "to a coherent body of information about a topic."),
-        ("1. Read the questions carefully and identify the main topic and key points.\n"
-        "2. Read the answer and compare it to the question. Check if the answer covers the main topic and key "
-        "points of the question, and if it presents them in a clear and logical order.\n"
-        "3. Assign a score for coherence on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based "
-        "on the Evaluation Criteria."),
+        (
+            "Coherence (1-5) - the collective quality of all sentences. We align this dimension with the DUC quality "
+            "question of structure and coherence whereby the answer should be well-structured and well-organized. "
+            "The answer should not just be a heap of related information, but should build from sentence to sentence "
+            "to a coherent body of information about a topic."
+        ),
+        (
+            "1. Read the questions carefully and identify the main topic and key points.\n"
+            "2. Read the answer and compare it to the question. Check if the answer covers the main topic and key "
+            "points of the question, and if it presents them in a clear and logical order.\n"
+            "3. Assign a score for coherence on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based "
+            "on the Evaluation Criteria."
+        ),
     ),
     "consistency": (
-        ("Consistency (1-5) - the answer should be consistent with the given knowledge. The answer should also be "
-        "self-consistent, without any contradiction to itself."),
-        ("1. Read the question and knowledge carefully.\n"
-        "2. Read the answer and compare it to the knowledge. Check if the answer is consistent with the give "
-        "knowledge.\n"
-        "3. Assign a score for consistency on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based "
-        "on the Evaluation Criteria."),
+        (
+            "Consistency (1-5) - the answer should be consistent with the given knowledge. The answer should also be "
+            "self-consistent, without any contradiction to itself."
+        ),
+        (
+            "1. Read the question and knowledge carefully.\n"
+            "2. Read the answer and compare it to the knowledge. Check if the answer is consistent with the give "
+            "knowledge.\n"
+            "3. Assign a score for consistency on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based "
+            "on the Evaluation Criteria."
+        ),
     ),
     "fluency": (
-        ("Fluency (1-5) - the answer should be written in fluent language. The answer should use appropriate "
-        "vocabulary, grammar, and sentence structures that enable readers or listeners to comprehend the content "
-        "effortlessly."),
-        ("1. Read the question carefully.\n"
-        "2. Read the answer and check if the language in the answer is fluent.\n"
-        "3. Assign a score for fluency on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based on "
-        "the Evaluation Criteria."),
+        (
+            "Fluency (1-5) - the answer should be written in fluent language. The answer should use appropriate "
+            "vocabulary, grammar, and sentence structures that enable readers or listeners to comprehend the content "
+            "effortlessly."
+        ),
+        (
+            "1. Read the question carefully.\n"
+            "2. Read the answer and check if the language in the answer is fluent.\n"
+            "3. Assign a score for fluency on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based on "
+            "the Evaluation Criteria."
+        ),
     ),
     "relevance": (
-        ("Relevance (1-5) - the answer should be relevant to the question. The answer should directly answers the "
-        "question, without providing any irrelevant information."),
-        ("1. Read the question carefully.\n"
-        "2. Read the answer and compare with the question to check if it fully answers the question and have no "
-        "redundancies.\n"
-        "3. Assign a score for relevance on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based on "
-        "the Evaluation Criteria."),
+        (
+            "Relevance (1-5) - the answer should be relevant to the question. The answer should directly answers the "
+            "question, without providing any irrelevant information."
+        ),
+        (
+            "1. Read the question carefully.\n"
+            "2. Read the answer and compare with the question to check if it fully answers the question and have no "
+            "redundancies.\n"
+            "3. Assign a score for relevance on a scale of 1 to 5, where 1 is the lowest and 5 is the highest based on "
+            "the Evaluation Criteria."
+        ),
     ),
 }
 
-SCORE_GRAMMAR = 'root ::= [1-5]'
+SCORE_GRAMMAR = "root ::= [1-5]"
 
 
 def geval_prompt(aspect: str, question: str, answer: str, knowledge: str = "") -> str:
@@ -109,7 +125,13 @@ class GEval:
 
     def requests(self, item: QualityItem) -> list[ChatRequest]:
         return [
-            ChatRequest.of(geval_prompt(a, item.question, item.answer, item.knowledge), max_tokens=1, grammar=SCORE_GRAMMAR, logprobs=self.logprobs, temperature=1.0)
+            ChatRequest.of(
+                geval_prompt(a, item.question, item.answer, item.knowledge),
+                max_tokens=1,
+                grammar=SCORE_GRAMMAR,
+                logprobs=self.logprobs,
+                temperature=1.0,
+            )
             for a in self.aspects
         ]
 

@@ -29,7 +29,9 @@ class NLIQuoteVerifier:
         out = [bool(normalize(s)) and normalize(s) in normalize(q) for s, q in pairs]
         todo = [i for i, ok in enumerate(out) if not ok and pairs[i][0].strip()]
         if todo and self.nli is not None:
-            for i, r in zip(todo, self.nli.predict([pairs[i][1] for i in todo], [pairs[i][0] for i in todo]), strict=True):
+            for i, r in zip(
+                todo, self.nli.predict([pairs[i][1] for i in todo], [pairs[i][0] for i in todo]), strict=True
+            ):
                 out[i] = r.label == "entailment"
         return out
 
@@ -93,7 +95,9 @@ def citation_source(answer: QuotedAnswer) -> str:
 def alignment_pairs(sentences: Sequence[Sentence], quotes: Sequence[EvidenceQuote]) -> list[tuple[str, list[str]]]:
     """(sentence, sentences of one cited quote) for every valid citation of every sentence."""
     by_index = {q.index: q for q in quotes}
-    return [(s.text, by_index[i].sentences()) for s in sentences for i in dict.fromkeys(cited_indices(s)) if i in by_index]
+    return [
+        (s.text, by_index[i].sentences()) for s in sentences for i in dict.fromkeys(cited_indices(s)) if i in by_index
+    ]
 
 
 def count_aligned(grouped: Sequence[tuple[str, list[str]]], verifier: NLIQuoteVerifier) -> int:
@@ -106,7 +110,9 @@ def count_aligned(grouped: Sequence[tuple[str, list[str]]], verifier: NLIQuoteVe
 def quote_report(answers: Iterable[QuotedAnswer], verifier: NLIQuoteVerifier) -> QuoteReport:
     answers = list(answers)
     final = [p for a in answers for p in alignment_pairs(a.sentences, a.quotes)]
-    written = [p for a in answers if a.raw_output for p in alignment_pairs(parse_answer(a.raw_output).sentences, a.quotes)]
+    written = [
+        p for a in answers if a.raw_output for p in alignment_pairs(parse_answer(a.raw_output).sentences, a.quotes)
+    ]
     sources = {"kg_only": 0, "documents_only": 0, "both": 0, "none": 0}
     for a in answers:
         sources[citation_source(a)] += 1

@@ -72,8 +72,11 @@ def record_from_obj(obj: Any, path: str | Path, line: int, answer_field: str | N
         id=_field(obj, "id", str, path, line),
         question=_field(obj, "question", str, path, line),
         answer=(
-            "" if answer_field is None  # a dataset item, not an answer yet
-            else _field(obj, answer_field, str, path, line) if status == "ok" else str(obj.get(answer_field) or "")
+            ""
+            if answer_field is None  # a dataset item, not an answer yet
+            else _field(obj, answer_field, str, path, line)
+            if status == "ok"
+            else str(obj.get(answer_field) or "")
         ),
         graph=biokalma_subgraph(_field(obj, "kg", list, path, line), where=(path, line), field="kg"),
         minimum=minimum,
@@ -92,7 +95,9 @@ def _knowledge(items: list[Any], name: str, path: Path, line: int) -> tuple[Trip
     return tuple(out)
 
 
-def read_records(path: str | Path, *, skip_bad: bool = False, answer_field: str | None = "answer") -> Iterator[AnswerRecord | InputError]:
+def read_records(
+    path: str | Path, *, skip_bad: bool = False, answer_field: str | None = "answer"
+) -> Iterator[AnswerRecord | InputError]:
     """Records of an answer file; with ``skip_bad`` a bad line yields its error instead of raising.
     ``answer_field`` scores another text of the line (e.g. ``raw_output``: a model's unrepaired answer);
     ``None`` reads dataset items, which have no answer yet."""

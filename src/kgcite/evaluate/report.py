@@ -111,13 +111,29 @@ def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
     """``report.md`` of ``kgcite eval all``: KaLMA Table 7's layout (citation eval | text eval)."""
     cit = _md_table(
         ["Align.", "Corr.", "Prec.", "Rec.", "F1.", "Prec. (macro)", "Rec. (macro)", "F1. (macro)"],
-        [[_pct(metrics.get(k)) for k in ("alignment", "correctness", "precision_micro", "recall_micro", "f1_micro", "precision_macro", "recall_macro", "f1_macro")]],
+        [
+            [
+                _pct(metrics.get(k))
+                for k in (
+                    "alignment",
+                    "correctness",
+                    "precision_micro",
+                    "recall_micro",
+                    "f1_micro",
+                    "precision_macro",
+                    "recall_macro",
+                    "f1_macro",
+                )
+            ]
+        ],
     )
     parts = [
         f"# Evaluation of `{source}`",
-        (f"{metrics['n_answers']} answers, {metrics['n_citations']} citation triples, {metrics['n_alignment_pairs']} "
-        f"sentence–citation pairs; {metrics['n_failed']} failed items, {metrics['n_skipped']} bad lines skipped. "
-        f"Alignment judge: `{metrics['judge']}`. Scores in %."),
+        (
+            f"{metrics['n_answers']} answers, {metrics['n_citations']} citation triples, {metrics['n_alignment_pairs']} "
+            f"sentence–citation pairs; {metrics['n_failed']} failed items, {metrics['n_skipped']} bad lines skipped. "
+            f"Alignment judge: `{metrics['judge']}`. Scores in %."
+        ),
         "## Citation evaluation",
         cit,
         "![metrics](metrics.png)",
@@ -126,9 +142,26 @@ def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
         parts += [
             "## Conscious incompetence ([NA])",
             _md_table(
-                ["[NA] sentences", "absent knowledge", "[NA] precision", "[NA] recall", "[NA] F1", "gap precision", "gap recall"],
-                [[metrics["n_na_sentences"], metrics["n_absent"], _pct(metrics["na_precision"]), _pct(metrics["na_recall"]), _pct(metrics["na_f1"]),
-                  _pct(metrics.get("gap_precision")), _pct(metrics.get("gap_recall"))]],
+                [
+                    "[NA] sentences",
+                    "absent knowledge",
+                    "[NA] precision",
+                    "[NA] recall",
+                    "[NA] F1",
+                    "gap precision",
+                    "gap recall",
+                ],
+                [
+                    [
+                        metrics["n_na_sentences"],
+                        metrics["n_absent"],
+                        _pct(metrics["na_precision"]),
+                        _pct(metrics["na_recall"]),
+                        _pct(metrics["na_f1"]),
+                        _pct(metrics.get("gap_precision")),
+                        _pct(metrics.get("gap_recall")),
+                    ]
+                ],
             ),
             (
                 "[NA] precision/recall (KaLMA) ask whether an [NA] sentence states the missing knowledge, value included; "
@@ -146,20 +179,44 @@ def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def experiment_markdown(title: str, rows: Sequence[dict[str, object]], condition_header: str, labels: Sequence[str], plot: str, *, na: bool) -> str:
+def experiment_markdown(
+    title: str, rows: Sequence[dict[str, object]], condition_header: str, labels: Sequence[str], plot: str, *, na: bool
+) -> str:
     """KaLMA Table 5 (removal) / the data of Figure 5 (retrieval): one row per condition."""
     body = [
-        [label, _pct(r.get("correctness")), _pct(r.get("precision_micro")), _pct(r.get("recall_micro")), _pct(r.get("f1_micro")), _pct(r.get("alignment"))]
+        [
+            label,
+            _pct(r.get("correctness")),
+            _pct(r.get("precision_micro")),
+            _pct(r.get("recall_micro")),
+            _pct(r.get("f1_micro")),
+            _pct(r.get("alignment")),
+        ]
         for label, r in zip(labels, rows, strict=True)
     ]
     parts = [f"# {title}", _md_table([condition_header, "Corr.", "Prec.", "Rec.", "F1.", "Align."], body)]
     if na:
         parts.append(
             _md_table(
-                [condition_header, "[NA] sentences", "[NA] precision", "[NA] recall", "[NA] F1", "gap precision", "gap recall"],
                 [
-                    [label, r.get("n_na_sentences"), _pct(r.get("na_precision")), _pct(r.get("na_recall")), _pct(r.get("na_f1")),
-                     _pct(r.get("gap_precision")), _pct(r.get("gap_recall"))]
+                    condition_header,
+                    "[NA] sentences",
+                    "[NA] precision",
+                    "[NA] recall",
+                    "[NA] F1",
+                    "gap precision",
+                    "gap recall",
+                ],
+                [
+                    [
+                        label,
+                        r.get("n_na_sentences"),
+                        _pct(r.get("na_precision")),
+                        _pct(r.get("na_recall")),
+                        _pct(r.get("na_f1")),
+                        _pct(r.get("gap_precision")),
+                        _pct(r.get("gap_recall")),
+                    ]
                     for label, r in zip(labels, rows, strict=True)
                 ],
             )

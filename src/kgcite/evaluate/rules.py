@@ -32,7 +32,9 @@ PRONOUNS = frozenset(["he", "she", "his", "her", "him", "hers", "they", "their",
 WINDOW = 10
 #: Clause breaks: a cue across one of these does not state the value.
 _CLAUSE = frozenset([";"])
-_BREAK = re.compile(r""";|(?<=[a-z0-9)"'])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)[.!?]\s+(?=[A-Z"'])""")
+_BREAK = re.compile(
+    r""";|(?<=[a-z0-9)"'])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)[.!?]\s+(?=[A-Z"'])"""
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,13 @@ class Claim:
     value_relations: frozenset[str] | None = None
 
     @classmethod
-    def of(cls, sentence: str, triple: Triple, context: str = "", held: Mapping[tuple[str, str], frozenset[str]] | None = None) -> Claim:
+    def of(
+        cls,
+        sentence: str,
+        triple: Triple,
+        context: str = "",
+        held: Mapping[tuple[str, str], frozenset[str]] | None = None,
+    ) -> Claim:
         """The claim that ``sentence`` states ``triple``; ``held``: the graph's relations by
         (subject id, value), from :func:`~kgcite.evaluate.support.value_relations`."""
         value_relations = held.get((triple.subject_id, triple.object_value.strip())) if held is not None else None
@@ -98,7 +106,11 @@ def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
         if relation != key:
             others |= cue_positions(word_stems, lexicon.cues[relation], masked | in_value)
     others -= own
-    if not spans and is_quantity(claim.value) and (own and quantities(words) or not any(w[:1].isdigit() for w in words)):
+    if (
+        not spans
+        and is_quantity(claim.value)
+        and (own and quantities(words) or not any(w[:1].isdigit() for w in words))
+    ):
         return False  # rule 1: the relation stated with another date or number, or no number stated at all
     if not spans and not own and not masked and not PRONOUNS & set(words) and not _shares(word_stems, claim.value):
         return False  # nothing of the claim is in the sentence ("word word word …")
@@ -108,7 +120,11 @@ def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
     for a, b in spans:
         for c in own:
             between = set(range(c + 1, a) if c < a else range(b, c))
-            if abs(c - a) <= WINDOW and not breaks & between and not (others & between and _content(words, between - others - own)):
+            if (
+                abs(c - a) <= WINDOW
+                and not breaks & between
+                and not (others & between and _content(words, between - others - own))
+            ):
                 return True  # rule 3 ("directed and written by Y" states both; "born in X and died in Y" does not)
     held = {property_key(r) for r in claim.value_relations} if claim.value_relations is not None else None
     after_other = [_right_after(others, a, words) for a, _ in spans]

@@ -44,16 +44,28 @@ class FullEvaluation:
         parsed = [r.parsed() for r in records]
         aligned = self.scorer.alignment_judgments(parsed, [r.graph for r in records])
         with_absent = [i for i, r in enumerate(records) if r.absent is not None]
-        subset = ([parsed[i] for i in with_absent], [records[i].absent or () for i in with_absent], [records[i].graph for i in with_absent])
+        subset = (
+            [parsed[i] for i in with_absent],
+            [records[i].absent or () for i in with_absent],
+            [records[i].graph for i in with_absent],
+        )
         na, gaps = self.scorer.na_matrices(*subset), self.scorer.gap_matrices(*subset)
         na_of = dict(zip(with_absent, zip(na, gaps, strict=True), strict=True))
         quality: list[dict[str, float | None]] = [{} for _ in records]
         if self.geval is not None:
-            items = [QualityItem(r.question, p.format(), format_knowledge(r.graph)) for r, p in zip(records, parsed, strict=True)]
+            items = [
+                QualityItem(r.question, p.format(), format_knowledge(r.graph))
+                for r, p in zip(records, parsed, strict=True)
+            ]
             quality = self.geval.score(items)
         rows = []
         for i, rec in enumerate(records):
-            row: dict[str, Any] = {"id": rec.id, "fingerprint": _fingerprint(rec, self.scorer.judge.name), "alignment": aligned[i], "quality": quality[i]}
+            row: dict[str, Any] = {
+                "id": rec.id,
+                "fingerprint": _fingerprint(rec, self.scorer.judge.name),
+                "alignment": aligned[i],
+                "quality": quality[i],
+            }
             if i in na_of:
                 row["na"], row["gaps"] = na_of[i]
                 row["n_absent"] = len(rec.absent or ())
@@ -76,7 +88,12 @@ class FullEvaluation:
             if out_dir is not None:
                 earlier, fh = stack.enter_context(appending(out_dir / "per_answer.jsonl"))
                 rows = {str(row["id"]): row for row in earlier}  # the last row of an id wins
-            todo = [r for r in scored if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r, self.scorer.judge.name) or (self.geval and not rows[r.id]["quality"])]
+            todo = [
+                r
+                for r in scored
+                if rows.get(r.id, {}).get("fingerprint") != _fingerprint(r, self.scorer.judge.name)
+                or (self.geval and not rows[r.id]["quality"])
+            ]
             if on_progress:
                 on_progress(len(scored) - len(todo))
             for i in range(0, len(todo), self.batch_size):
@@ -93,7 +110,11 @@ class FullEvaluation:
         final = [rows[r.id] for r in scored]
         metrics: dict[str, Any] = dict(report.to_dict()) | {"n_skipped": len(skipped)}
         align = alignment_report([r["alignment"] for r in final])
-        metrics |= {"alignment": align.alignment, "macro_alignment": align.macro_alignment, "n_alignment_pairs": align.n_pairs}
+        metrics |= {
+            "alignment": align.alignment,
+            "macro_alignment": align.macro_alignment,
+            "n_alignment_pairs": align.n_pairs,
+        }
         na_rows = [r for r in final if "na" in r]
         if na_rows:
             na = na_report([r["na"] for r in na_rows], [r["n_absent"] for r in na_rows])

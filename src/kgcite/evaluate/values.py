@@ -10,7 +10,20 @@ from __future__ import annotations
 import re
 import unicodedata
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _ISO = re.compile(r"(-?\d{1,4})-(\d{2})-(\d{2})(?:T.*)?")
 _NUMBER = re.compile(r"\d+")
 _MONTH_WORDS = frozenset(m.lower() for m in MONTHS)

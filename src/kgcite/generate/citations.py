@@ -196,7 +196,31 @@ def _parse_bracket(content: str, resolver: _Resolver) -> list[Citation]:
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=\s|$)")
 _MAY_END = re.compile(r"[.!?]")
 _ABBREVIATIONS = frozenset(
-    ["mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "inc", "ltd", "co", "mt", "no", "fig", "approx", "ca", "c.", "u.s", "u.k"]
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "jr",
+        "sr",
+        "prof",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "inc",
+        "ltd",
+        "co",
+        "mt",
+        "no",
+        "fig",
+        "approx",
+        "ca",
+        "c.",
+        "u.s",
+        "u.k",
+    ]
 )
 
 
@@ -275,7 +299,9 @@ def _tokens(text: str, resolver: _Resolver) -> list[str | list[Citation]]:
                     while end + 1 < n and text[end + 1] == "[":
                         end += 1
                 bad = text[i:end]
-                cites: list[Citation] = memo.get(bad) or memo.setdefault(bad, [UnparsedCitation(bad, "unclosed bracket")])
+                cites: list[Citation] = memo.get(bad) or memo.setdefault(
+                    bad, [UnparsedCitation(bad, "unclosed bracket")]
+                )
                 i = end
             else:
                 content = text[i + 1 : close]

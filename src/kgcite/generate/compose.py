@@ -66,12 +66,16 @@ class EvidenceQuote:
         return out
 
 
-def evidence_quotes(triples: Sequence[Triple], documents: Sequence[Quote], *, max_triples: int = 10) -> list[EvidenceQuote]:
+def evidence_quotes(
+    triples: Sequence[Triple], documents: Sequence[Quote], *, max_triples: int = 10
+) -> list[EvidenceQuote]:
     """KG triples (as template sentences) as quote 1 when there are any; document quotes after."""
     out: list[EvidenceQuote] = []
     kept = list(dict.fromkeys(triples))[:max_triples]
     if kept:
-        out.append(EvidenceQuote(1, "kg", " ".join(verbalize(t) for t in kept), "knowledge graph", tuple(t.key for t in kept)))
+        out.append(
+            EvidenceQuote(1, "kg", " ".join(verbalize(t) for t in kept), "knowledge graph", tuple(t.key for t in kept))
+        )
     for q in documents:
         out.append(EvidenceQuote(len(out) + 1, "document", q.text, q.passage.source))
     return out
@@ -120,7 +124,13 @@ class QuotedAnswer:
 
 class QuoteComposer:
     def __init__(
-        self, llm: LLM | None, embedder: Embedder, verifier: QuoteVerifier, *, max_tokens: int = 200, constrained: bool = False
+        self,
+        llm: LLM | None,
+        embedder: Embedder,
+        verifier: QuoteVerifier,
+        *,
+        max_tokens: int = 200,
+        constrained: bool = False,
     ) -> None:
         self.llm, self.embedder, self.verifier, self.max_tokens = llm, embedder, verifier, max_tokens
         self.constrained = constrained  # a GBNF grammar makes every sentence end with [n] citations
@@ -160,7 +170,9 @@ class QuoteComposer:
             timings={"generate": t1 - t0, "verify": time.perf_counter() - t1},
         )
 
-    def check(self, raw: str, quotes: Sequence[EvidenceQuote], question: str) -> tuple[tuple[Sentence, ...], int, int, list[str]]:
+    def check(
+        self, raw: str, quotes: Sequence[EvidenceQuote], question: str
+    ) -> tuple[tuple[Sentence, ...], int, int, list[str]]:
         """Validity then alignment: keep the citations that name a quote that supports the sentence
         (NLI or verbatim), and none of a sentence that names a name or number its quotes lack."""
         by_index = {q.index: q for q in quotes}
@@ -211,18 +223,30 @@ class QuoteComposer:
                     hi += 1
                 picks.extend(Sentence(part, (QuoteCitation(quote.index),)) for part in parts[lo:hi])
         if not picks:
-            return [Sentence("Neither the knowledge graph nor the documents hold anything on this question.", (NACitation(),))]
+            return [
+                Sentence(
+                    "Neither the knowledge graph nor the documents hold anything on this question.", (NACitation(),)
+                )
+            ]
         return picks
 
 
 def quoted_answer_from_dict(d: dict[str, Any]) -> QuotedAnswer:
     """The inverse of :meth:`QuotedAnswer.to_dict` (KeyError/TypeError/ValueError on a bad record)."""
     quotes = tuple(
-        EvidenceQuote(int(q["index"]), str(q["kind"]), str(q["text"]), str(q["source"]), tuple(tuple(k) for k in q.get("triples", ())))  # type: ignore[misc]
+        EvidenceQuote(
+            int(q["index"]),
+            str(q["kind"]),
+            str(q["text"]),
+            str(q["source"]),
+            tuple(tuple(k) for k in q.get("triples", ())),
+        )  # type: ignore[misc]
         for q in d["quotes"]
     )
     sentences = tuple(
-        Sentence(str(s["text"]), tuple(QuoteCitation(int(i)) for i in s["quotes"]) + ((NACitation(),) if s.get("na") else ()))
+        Sentence(
+            str(s["text"]), tuple(QuoteCitation(int(i)) for i in s["quotes"]) + ((NACitation(),) if s.get("na") else ())
+        )
         for s in d["sentences"]
     )
     return QuotedAnswer(
@@ -242,7 +266,9 @@ def quoted_answer_from_dict(d: dict[str, Any]) -> QuotedAnswer:
 class QuoteAnswerer:
     """EWEK-QA end to end: ToG-E triples and/or document quotes → one composer."""
 
-    def __init__(self, composer: QuoteComposer, graph: ToGE | None, documents: DocumentRetriever | None, *, max_triples: int = 10) -> None:
+    def __init__(
+        self, composer: QuoteComposer, graph: ToGE | None, documents: DocumentRetriever | None, *, max_triples: int = 10
+    ) -> None:
         if graph is None and documents is None:
             raise ValueError("answering from quotes needs the knowledge graph, documents, or both")
         self.composer, self.graph, self.documents, self.max_triples = composer, graph, documents, max_triples

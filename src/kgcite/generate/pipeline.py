@@ -61,7 +61,9 @@ class AttributedAnswer:
     absent: tuple[Gap, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
     asked: dict[str, Any] | None = None  # the question analysis: its parts and their relations
     predicted: tuple[str, ...] = ()  # answer labels, best first
-    answer_paths: dict[str, list[list[str]]] = field(default_factory=dict)  # answer → its [subject, property, value] chain
+    answer_paths: dict[str, list[list[str]]] = field(
+        default_factory=dict
+    )  # answer → its [subject, property, value] chain
     path: dict[str, Any] | None = None  # the relation path that answered (path answers only)
 
     @property
@@ -83,7 +85,12 @@ class AttributedAnswer:
                     "text": s.text,
                     "na": s.na,
                     "citations": [
-                        {"qid": k[0], "property": k[1], "value": k[2], "subject": labels[k].subject_label if k in labels else None}
+                        {
+                            "qid": k[0],
+                            "property": k[1],
+                            "value": k[2],
+                            "subject": labels[k].subject_label if k in labels else None,
+                        }
                         for t in s.cited_triples()
                         if (k := t.key) is not None
                     ],
@@ -153,8 +160,15 @@ class Generator(ABC):
         """Drop citations a sentence does not state; a sentence left with none is flagged [NA]."""
         by_key = {t.key: t for t in graph.triples}
         held = value_relations(graph.triples)
-        cited = [[k for t in s.cited_triples() if t.key is not None and (k := graph.find(t.key)) is not None] for s in sentences]
-        claims = [Claim.of(s.text, by_key[k], context, held) for (s, context), had in zip(with_context(sentences), cited, strict=True) for k in had]
+        cited = [
+            [k for t in s.cited_triples() if t.key is not None and (k := graph.find(t.key)) is not None]
+            for s in sentences
+        ]
+        claims = [
+            Claim.of(s.text, by_key[k], context, held)
+            for (s, context), had in zip(with_context(sentences), cited, strict=True)
+            for k in had
+        ]
         verdicts = iter(self.verifier.supported(claims))
         out, notes = [], []
         for s, had in zip(sentences, cited, strict=True):
@@ -176,10 +190,48 @@ class Generator(ABC):
 
 #: Praise a small model likes to add and no graph states: a rewrite using one the evidence lacks is refused.
 EVALUATIVE = frozenset(
-    ["renowned", "famous", "famed", "celebrated", "acclaimed", "brilliant", "groundbreaking", "prominent", "influential", "legendary", "iconic", "remarkable", "dedicated", "talented", "distinguished", "eminent", "prolific", "esteemed", "great", "greatest", "best", "outstanding", "notable", "important", "significant", "successful", "beloved", "revered", "pioneering", "visionary", "respected", "leading", "world-renowned", "extraordinary", "exceptional"]
+    [
+        "renowned",
+        "famous",
+        "famed",
+        "celebrated",
+        "acclaimed",
+        "brilliant",
+        "groundbreaking",
+        "prominent",
+        "influential",
+        "legendary",
+        "iconic",
+        "remarkable",
+        "dedicated",
+        "talented",
+        "distinguished",
+        "eminent",
+        "prolific",
+        "esteemed",
+        "great",
+        "greatest",
+        "best",
+        "outstanding",
+        "notable",
+        "important",
+        "significant",
+        "successful",
+        "beloved",
+        "revered",
+        "pioneering",
+        "visionary",
+        "respected",
+        "leading",
+        "world-renowned",
+        "extraordinary",
+        "exceptional",
+    ]
 )
 #: Words that join facts without adding one.
-_CONNECTIVES = frozenset(["where", "while", "whose", "after", "before", "later", "also", "who", "which", "when", "there", "here", "same"])
+_CONNECTIVES = frozenset(
+    ["where", "while", "whose", "after", "before", "later", "also", "who", "which", "when", "there", "here", "same"]
+)
 #: Prompt text a model may echo: "A:", "Answer:", "Generated Answer:", "Question:", "Facts:".
 _LEAK = re.compile(r"(?:^|\n|\s)(?:generated\s+answer|answer|question|facts?|a|q)\s*:", re.IGNORECASE)
 
@@ -196,7 +248,13 @@ def rewrite_problem(text: str, evidence: str, *, max_new_words: int = 0) -> str 
     if praise:
         return f"rewrite rejected: evaluative words not in the evidence ({', '.join(praise)})"
     known_stems = {stem(w) for w in known}
-    new = sorted({w for w in normalize(text).split() if w not in STOP and len(w) > 2 and not w.isdigit() and stem(w) not in known_stems and w not in _CONNECTIVES})
+    new = sorted(
+        {
+            w
+            for w in normalize(text).split()
+            if w not in STOP and len(w) > 2 and not w.isdigit() and stem(w) not in known_stems and w not in _CONNECTIVES
+        }
+    )
     if len(new) > max_new_words:
         return f"rewrite rejected: words not in the evidence ({', '.join(new[:6])})"
     return None
@@ -225,7 +283,9 @@ class GroundedGenerator(Generator):
         self.paths, self.shown_answers = paths, shown_answers
 
     # -- path answers -------------------------------------------------------------------------
-    def answer_topics(self, questions: Sequence[str], topics: Sequence[Sequence[str]]) -> list[AttributedAnswer | LLMError]:
+    def answer_topics(
+        self, questions: Sequence[str], topics: Sequence[Sequence[str]]
+    ) -> list[AttributedAnswer | LLMError]:
         """Answers by relation paths from given topic entities (ids or labels; none given: the
         question's [bracketed] names, else entity linking). No one-hop statements, no LLM."""
         if self.paths is None:
@@ -266,10 +326,14 @@ class GroundedGenerator(Generator):
             retrieved=graph,
             evidence=cited,
             linked=tuple(t.id for t in result.topics),
-            repairs=tuple(notes) + tuple(verify_notes) + (("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()),
+            repairs=tuple(notes)
+            + tuple(verify_notes)
+            + (("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()),
             timings={"paths": result.ms / 1000, "verify": time.perf_counter() - t0},
             predicted=tuple(result.predicted()),
-            answer_paths={a.label: [[t.subject_label, t.relation, t.object_value] for t in a.triples] for a in result.answers},
+            answer_paths={
+                a.label: [[t.subject_label, t.relation, t.object_value] for t in a.triples] for a in result.answers
+            },
             path={
                 "scorer": self.paths.name,
                 "chain": result.best.to_json() if result.best else None,
@@ -296,7 +360,9 @@ class GroundedGenerator(Generator):
         return None
 
     def statements(self, retrieval: Retrieval) -> Statements:
-        analysis = retrieval.analysis or self.retriever.analyzer.analyse(retrieval.question, [le.mention for le in retrieval.linked])
+        analysis = retrieval.analysis or self.retriever.analyzer.analyse(
+            retrieval.question, [le.mention for le in retrieval.linked]
+        )
         entities = [le.entity for le in retrieval.linked]
         mentions = {le.entity.id: le.mention for le in retrieval.linked}
         return compose(analysis, retrieval.graph, entities, mentions, summary_size=self.summary_size)
@@ -307,7 +373,11 @@ class GroundedGenerator(Generator):
         routes = [self._route(r, p) for r, p in zip(retrievals, planned, strict=True)]
         select_s = (time.perf_counter() - t0) / max(1, len(retrievals))
         requests = [
-            ChatRequest.of(rewrite_prompt(r.question, [s.text for s in p.sentences if not s.na]), system=REWRITE_SYSTEM, max_tokens=self.max_tokens)
+            ChatRequest.of(
+                rewrite_prompt(r.question, [s.text for s in p.sentences if not s.na]),
+                system=REWRITE_SYSTEM,
+                max_tokens=self.max_tokens,
+            )
             if p.triples and self.rewrite and self.llm is not None and route is None
             else None
             for r, p, route in zip(retrievals, planned, routes, strict=True)
@@ -337,7 +407,12 @@ class GroundedGenerator(Generator):
                     rewritten += tuple(s for s in plan.sentences if s.na)
                 notes.append(problem or ("" if rewritten else "rewrite rejected: template text kept"))
             sentences, verify_notes = self.verify(rewritten or template, retrieval.graph)
-            timings = {**retrieval.timings, "select": select_s, "generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2}
+            timings = {
+                **retrieval.timings,
+                "select": select_s,
+                "generate": gen_s if reply else 0.0,
+                "verify": time.perf_counter() - t2,
+            }
             out.append(
                 AttributedAnswer(
                     question=retrieval.question,
@@ -484,16 +559,18 @@ class FreeGenerator(Generator):
             t1 = time.perf_counter()
             parsed = parse_answer(reply.text.strip(), retrieval.graph)
             sentences, notes = repair(parsed, retrieval.graph)
-            out.append(AttributedAnswer(
-                question=retrieval.question,
-                mode=self.mode_name,
-                model=self.model_name,
-                sentences=sentences,
-                retrieved=retrieval.graph,
-                evidence=retrieval.graph.triples,
-                linked=tuple(le.entity.id for le in retrieval.linked),
-                repairs=tuple(notes),
-                raw_output=reply.text,
-                timings={**retrieval.timings, "generate": gen_s, "verify": time.perf_counter() - t1},
-            ))
+            out.append(
+                AttributedAnswer(
+                    question=retrieval.question,
+                    mode=self.mode_name,
+                    model=self.model_name,
+                    sentences=sentences,
+                    retrieved=retrieval.graph,
+                    evidence=retrieval.graph.triples,
+                    linked=tuple(le.entity.id for le in retrieval.linked),
+                    repairs=tuple(notes),
+                    raw_output=reply.text,
+                    timings={**retrieval.timings, "generate": gen_s, "verify": time.perf_counter() - t1},
+                )
+            )
         return out

@@ -53,7 +53,9 @@ def gap_sentence(subject: str, relation: str, wh: str | None) -> str:
     return f"The graph does not say {word} {' '.join(words)}."
 
 
-def _about(graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True) -> list[tuple[str, str, list[Triple]]]:
+def _about(
+    graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True
+) -> list[tuple[str, str, list[Triple]]]:
     """(subject label, relation, triples) per relation the entity has, outgoing first, then incoming."""
     wanted = {property_key(r) for r in relations}
     out: dict[tuple[str, str, str], list[Triple]] = {}
@@ -92,7 +94,14 @@ def _lower_first(text: str) -> str:
     return text if text[:2].isupper() else text[:1].lower() + text[1:]  # "NASA" stays
 
 
-def compose(analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], mentions: dict[str, str] | None = None, *, summary_size: int = 5) -> Statements:
+def compose(
+    analysis: QuestionAnalysis,
+    graph: Subgraph,
+    entities: Sequence[Entity],
+    mentions: dict[str, str] | None = None,
+    *,
+    summary_size: int = 5,
+) -> Statements:
     """The answer's statements for linked ``entities`` (in question order) over the retrieved graph."""
     mentions = mentions or {}
     sentences: list[Sentence] = []
@@ -105,7 +114,9 @@ def compose(analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Enti
     for part in analysis.parts:
         current = _part_entity(part.text, entities, mentions, current)
         if part.open:  # asked, but no relation of the graph names it: say so rather than pad
-            sentences.append(Sentence(f"The graph does not say {_lower_first(part.text.rstrip('?. '))}.", (NACitation(),)))
+            sentences.append(
+                Sentence(f"The graph does not say {_lower_first(part.text.rstrip('?. '))}.", (NACitation(),))
+            )
         for group in part.groups:
             if (current.id, group) in done:
                 continue

@@ -61,7 +61,11 @@ TEMPLATES: dict[str, str] = {
     "has tags": "{s} is tagged with {o}.",
 }
 #: Patterns that also read well with several values; the others state a list ("X's child: A, B and C.").
-_LISTS_WELL = frozenset(p for p, t in TEMPLATES.items() if not t.startswith("{s}'s") or "include" in t) | {"notable works", "has genre", "in language"}
+_LISTS_WELL = frozenset(p for p, t in TEMPLATES.items() if not t.startswith("{s}'s") or "include" in t) | {
+    "notable works",
+    "has genre",
+    "in language",
+}
 
 
 def speak(value: str) -> str:
@@ -74,7 +78,7 @@ def speak(value: str) -> str:
 
 
 def join(values: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
+    """ "A", "A and B", "A, B and C"."""
     return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
 
@@ -95,7 +99,9 @@ def pattern(relation: str) -> tuple[str, bool]:
     tags = [(t.text, t.tag_, t.pos_) for t in _tagger()(label)]
     first, last = tags[0], tags[-1]
     # a bare "genre" is tagged as a verb: a one-word label is a verb only when visibly inflected
-    verb = first[2] in ("VERB", "AUX") and (first[1] in ("VBD", "VBN", "VBZ") or (len(tags) > 1 and first[1] in ("VB", "VBP")))
+    verb = first[2] in ("VERB", "AUX") and (
+        first[1] in ("VBD", "VBN", "VBZ") or (len(tags) > 1 and first[1] in ("VB", "VBP"))
+    )
     if verb and len(tags) >= 2 and last[2] == "ADP":  # "directed by", "born in", "participated in"
         passive = first[1] == "VBN" or last[0].lower() == "by"
         return ("{s} was " if passive else "{s} ") + label + " {o}.", True

@@ -24,7 +24,30 @@ class Verifier(Protocol):
 
 #: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
 _NEW_FACT = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*|\b\d[\d\-/.,]*\d\b|\b\d\b")
-_FUNCTION_WORDS = frozenset(["he", "she", "they", "his", "her", "their", "it", "its", "the", "a", "an", "this", "these", "in", "on", "at", "by", "as", "and", "but"])
+_FUNCTION_WORDS = frozenset(
+    [
+        "he",
+        "she",
+        "they",
+        "his",
+        "her",
+        "their",
+        "it",
+        "its",
+        "the",
+        "a",
+        "an",
+        "this",
+        "these",
+        "in",
+        "on",
+        "at",
+        "by",
+        "as",
+        "and",
+        "but",
+    ]
+)
 
 
 def invents(text: str, known: str) -> bool:

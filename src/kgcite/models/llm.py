@@ -146,12 +146,21 @@ def _first_token_logprobs(choice: dict[str, Any]) -> tuple[tuple[str, float], ..
         return ()
 
 
-def continuation_perplexity(llm: LLM, contexts: Sequence[str], continuations: Sequence[str], *, system: str | None = None) -> list[float | None]:
+def continuation_perplexity(
+    llm: LLM, contexts: Sequence[str], continuations: Sequence[str], *, system: str | None = None
+) -> list[float | None]:
     """The model's perplexity of each continuation after its context, by forced decoding: a
     grammar that admits only the continuation, with the model's raw token log-probabilities.
     None where the backend gives no log-probabilities (a server without grammars or logprobs)."""
     requests = [
-        ChatRequest.of(ctx, system=system, max_tokens=4 * len(cont) // 3 + 16, grammar="root ::= " + json.dumps(cont), logprobs=1, raw_logprobs=True)
+        ChatRequest.of(
+            ctx,
+            system=system,
+            max_tokens=4 * len(cont) // 3 + 16,
+            grammar="root ::= " + json.dumps(cont),
+            logprobs=1,
+            raw_logprobs=True,
+        )
         for ctx, cont in zip(contexts, continuations, strict=True)
     ]
     out: list[float | None] = []

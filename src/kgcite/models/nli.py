@@ -142,7 +142,9 @@ def _torch() -> tuple[Any, Any]:
         import torch
         import transformers
     except ImportError as exc:
-        raise LLMError('Hugging Face NLI models need PyTorch and transformers: python -m pip install -e ".[train]"') from exc
+        raise LLMError(
+            'Hugging Face NLI models need PyTorch and transformers: python -m pip install -e ".[train]"'
+        ) from exc
     return torch, transformers
 
 
@@ -196,7 +198,9 @@ class HFNLI(_TorchNLI):
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
         torch, _ = _torch()
-        enc = self._tok(premises, hypotheses, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt")
+        enc = self._tok(
+            premises, hypotheses, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt"
+        )
         with torch.no_grad():
             probs = torch.softmax(self._model(**enc).logits, dim=-1).numpy()
         out = np.zeros((len(premises), len(LABELS)), dtype=np.float64)

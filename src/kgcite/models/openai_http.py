@@ -43,7 +43,11 @@ class OpenAICompatLLM:
 
     @property
     def url(self) -> str:
-        return f"{self.base_url}/chat/completions" if self.base_url.endswith("/v1") else f"{self.base_url}/v1/chat/completions"
+        return (
+            f"{self.base_url}/chat/completions"
+            if self.base_url.endswith("/v1")
+            else f"{self.base_url}/v1/chat/completions"
+        )
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
@@ -59,7 +63,9 @@ class OpenAICompatLLM:
                     return await self._attempts(client, request.openai_body(self.model), failures)
             except TimeoutError as exc:
                 last = f"; last failure: {failures[-1]}" if failures else ""
-                raise LLMError(f"{self.url}: no complete answer within {self.timeout:g} s (the deadline, retries included){last}") from exc
+                raise LLMError(
+                    f"{self.url}: no complete answer within {self.timeout:g} s (the deadline, retries included){last}"
+                ) from exc
 
     async def _attempts(self, client: httpx.AsyncClient, body: dict[str, Any], failures: list[str]) -> ChatResult:
         for attempt in range(self.retries + 1):

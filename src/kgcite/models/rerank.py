@@ -128,7 +128,9 @@ class HFReranker(CachedReranker):
                 import torch
                 import transformers
             except ImportError as exc:
-                raise LLMError('Hugging Face re-rankers need PyTorch and transformers: python -m pip install -e ".[train]"') from exc
+                raise LLMError(
+                    'Hugging Face re-rankers need PyTorch and transformers: python -m pip install -e ".[train]"'
+                ) from exc
             torch.set_num_threads(self.threads)
             try:
                 self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
@@ -143,7 +145,9 @@ class HFReranker(CachedReranker):
         import torch
 
         self.load()
-        enc = self._tok(questions, passages, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt")
+        enc = self._tok(
+            questions, passages, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt"
+        )
         with torch.no_grad():
             logits = self._model(**enc).logits.float().numpy()
         return relevance(logits, self._column)

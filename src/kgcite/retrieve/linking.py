@@ -33,9 +33,63 @@ _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
 #: Words an n-gram of the question may not start or end with.
 _STOP = frozenset(
-    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "is", "was", "were", "are", "be", "been", "did", "does", "do", "who", "whom", "whose", "what", "when", "where", "which", "why", "how", "tell", "me", "about", "his", "her", "their", "its", "he", "she", "they", "it", "that", "this", "these", "those", "has", "have", "had", "s"]
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "and",
+        "or",
+        "is",
+        "was",
+        "were",
+        "are",
+        "be",
+        "been",
+        "did",
+        "does",
+        "do",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "which",
+        "why",
+        "how",
+        "tell",
+        "me",
+        "about",
+        "his",
+        "her",
+        "their",
+        "its",
+        "he",
+        "she",
+        "they",
+        "it",
+        "that",
+        "this",
+        "these",
+        "those",
+        "has",
+        "have",
+        "had",
+        "s",
+    ]
 )
-_CAPITALISED_RUN = re.compile(r"\b(?:[A-Z][\w\-.]*(?:\s+(?:of|the|de|van|von|da|di|del|la|le|[A-Z][\w\-.]*))*\s+)*[A-Z][\w\-.]*")
+_CAPITALISED_RUN = re.compile(
+    r"\b(?:[A-Z][\w\-.]*(?:\s+(?:of|the|de|van|von|da|di|del|la|le|[A-Z][\w\-.]*))*\s+)*[A-Z][\w\-.]*"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,15 +122,29 @@ class EntityLinker:
     """Links the entities a question mentions."""
 
     def __init__(
-        self, store: KGStore, ner: NER, *, max_candidates: int = 20, fallback: bool = True, max_ngram: int = 6, max_fuzzy: int = 500
+        self,
+        store: KGStore,
+        ner: NER,
+        *,
+        max_candidates: int = 20,
+        fallback: bool = True,
+        max_ngram: int = 6,
+        max_fuzzy: int = 500,
     ) -> None:
         self.store, self.ner = store, ner
-        self.max_candidates, self.fallback, self.max_ngram, self.max_fuzzy = max_candidates, fallback, max_ngram, max_fuzzy
+        self.max_candidates, self.fallback, self.max_ngram, self.max_fuzzy = (
+            max_candidates,
+            fallback,
+            max_ngram,
+            max_fuzzy,
+        )
 
     def link(self, question: str, asked: Sequence[str] = ()) -> list[LinkedEntity]:
         return self.link_many([question], [asked])[0]
 
-    def link_many(self, questions: Sequence[str], asked: Sequence[Sequence[str]] | None = None) -> list[list[LinkedEntity]]:
+    def link_many(
+        self, questions: Sequence[str], asked: Sequence[Sequence[str]] | None = None
+    ) -> list[list[LinkedEntity]]:
         """``asked[i]``: the relations question i asks for, which rank namesakes."""
         asked = asked or [()] * len(questions)
         return [self._link(q, ms, a) for q, ms, a in zip(questions, self.ner.mentions(questions), asked, strict=True)]
@@ -100,7 +168,9 @@ class EntityLinker:
                     used.add(i)
             out.append((clean_mention(text), m.label))
         if self.fallback:
-            out += [(clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1]
+            out += [
+                (clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1
+            ]
             out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
         return [(t, label) for t, label in dict.fromkeys(out) if t]
 
@@ -114,10 +184,22 @@ class EntityLinker:
             for i in range(len(words) - n + 1):
                 gram = words[i : i + n]
                 first = label_key(gram[0])
-                if {label_key(w) for w in gram} & taken or (first in _STOP and not (first == "the" and n > 1)) or label_key(gram[-1]) in _STOP:
+                if (
+                    {label_key(w) for w in gram} & taken
+                    or (first in _STOP and not (first == "the" and n > 1))
+                    or label_key(gram[-1]) in _STOP
+                ):
                     continue
                 # one word: capitalised mid-sentence, or lower case (>= 5 letters) when nothing else names an entity
-                if n == 1 and not (len(gram[0]) >= 4 and gram[0][0].isupper() and i > 0 or len(gram[0]) >= 5 and gram[0].islower() and not found and not out):
+                if n == 1 and not (
+                    len(gram[0]) >= 4
+                    and gram[0][0].isupper()
+                    and i > 0
+                    or len(gram[0]) >= 5
+                    and gram[0].islower()
+                    and not found
+                    and not out
+                ):
                     continue
                 text = " ".join(gram)
                 if self._by_label(text):
@@ -142,7 +224,9 @@ class EntityLinker:
                     break
         return candidates
 
-    def _link_mentions(self, question: str, mentions: list[tuple[str, str]], asked: Sequence[str] = ()) -> list[LinkedEntity]:
+    def _link_mentions(
+        self, question: str, mentions: list[tuple[str, str]], asked: Sequence[str] = ()
+    ) -> list[LinkedEntity]:
         q = question.lower()
         chosen: dict[str, LinkedEntity] = {}
         for text, label in mentions:
@@ -190,7 +274,11 @@ class EntityLinker:
                     return out
                 if property_key(t.relation) in _NAME_RELATIONS:
                     continue
-                found = [e] if t.object_id and (e := self.store.entity(t.object_id)) else self.store.entities_by_label(t.object_value, limit=2)
+                found = (
+                    [e]
+                    if t.object_id and (e := self.store.entity(t.object_id))
+                    else self.store.entities_by_label(t.object_value, limit=2)
+                )
                 for e in found:
                     if e.id not in seen:
                         seen.add(e.id)
@@ -208,7 +296,11 @@ class EntityLinker:
             prefixes.append(key[:3])
         for prefix in prefixes:
             pool = self.store.entities_by_label(prefix, prefix=True, limit=self.max_fuzzy)
-            scored = sorted((d, i, e) for i, e in enumerate(pool) if (d := edit_distance(key, label_key(_spaced(e.label)), budget)) <= budget)
+            scored = sorted(
+                (d, i, e)
+                for i, e in enumerate(pool)
+                if (d := edit_distance(key, label_key(_spaced(e.label)), budget)) <= budget
+            )
             if scored:
                 return [e for d, _, e in scored if d == scored[0][0]]
         return []
@@ -216,7 +308,11 @@ class EntityLinker:
     def _evidence(self, entity: Entity, question_lower: str) -> int:
         """How many of the entity's neighbour values occur verbatim in the question."""
         # names and types say nothing about which namesake is meant ("Shelley" is every Shelley's surname)
-        values = {t.object_value.lower() for t in self.store.outgoing(entity.id) if property_key(t.relation) not in _NAME_RELATIONS}
+        values = {
+            t.object_value.lower()
+            for t in self.store.outgoing(entity.id)
+            if property_key(t.relation) not in _NAME_RELATIONS
+        }
         values |= {t.subject_label.lower() for t in self.store.incoming(entity.id)}
         return sum(1 for v in values if len(v) > 2 and v in question_lower)
 

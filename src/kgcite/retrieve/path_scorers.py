@@ -37,7 +37,9 @@ def relation_words(relation: str) -> tuple[str, ...]:
 
 
 #: Words that frame a question rather than name what it asks ("can you tell me", "I would like to know").
-FRAMING = frozenset(["can", "could", "would", "will", "please", "tell", "give", "know", "like", "say", "show", "find", "me", "you", "i"])
+FRAMING = frozenset(
+    ["can", "could", "would", "will", "please", "tell", "give", "know", "like", "say", "show", "find", "me", "you", "i"]
+)
 
 
 def question_tokens(question: str) -> list[str]:
@@ -83,7 +85,9 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         if not q or q.startswith("<"):
             continue
         # which part of each relation's own name the word is ("~": a paraphrase, no part)
-        hit = {r: {w for w in names[r] if _same(q, w)} or {"~"} for r, ws in own.items() if any(_same(q, w) for w in ws)}
+        hit = {
+            r: {w for w in names[r] if _same(q, w)} or {"~"} for r, ws in own.items() if any(_same(q, w) for w in ws)
+        }
         if not hit:
             continue
         if found and found[-1][0] == i - 1:  # adjacent: one mention, the relations both words fit
@@ -92,11 +96,7 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
             found[-1] = (i, both or {**last, **hit})
             continue
         other_part = next(
-            (
-                k
-                for k, (_, m) in enumerate(found)
-                if set(hit) <= set(m) and all(not (hit[r] & m[r]) for r in hit)
-            ),
+            (k for k, (_, m) in enumerate(found) if set(hit) <= set(m) and all(not (hit[r] & m[r]) for r in hit)),
             None,
         )
         if other_part is not None:
@@ -212,7 +212,9 @@ class ZeroShotPathScorer:
         self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight = order_weight
-        self._read: dict[tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]] = {}  # the beam asks 3 times
+        self._read: dict[
+            tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]
+        ] = {}  # the beam asks 3 times
 
     def read(self, question: str, extra: frozenset[str] = frozenset()) -> tuple[list[Mention], list[frozenset[str]]]:
         """The question's relation mentions and their order, over the vocabulary (plus ``extra``
@@ -247,7 +249,10 @@ class ZeroShotPathScorer:
         wants_time = asks_time(question)
         if wants_time is not None and self.examples is not None:
             # "when" wants a date, "where"/"who" do not: one word settles born in / date of birth
-            out += np.array([0.0 if time_valued(self.examples(c[-1])) == wants_time else -self.type_cost for c in chains], dtype=np.float32)
+            out += np.array(
+                [0.0 if time_valued(self.examples(c[-1])) == wants_time else -self.type_cost for c in chains],
+                dtype=np.float32,
+            )
         if self.embedding is not None and self.weight:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
@@ -259,7 +264,9 @@ class ZeroShotPathScorer:
         birthplace, nor through the city it is twinned with), and a hop whose relation nobody
         named costs ``unnamed_cost`` (a relation walked there and back is named once: "films
         starred by X actors")."""
-        score = mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
+        score = (
+            mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
+        )
         if asked:
             named = {r for m in asked for r in m.relations}
             unnamed = sum(s.relation not in named for s in chain)  # walking back along a named relation is named

@@ -93,7 +93,11 @@ class ScoredChain:
     score: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": [[s.relation, s.inverse] for s in self.chain], "text": chain_text(self.chain), "score": round(self.score, 4)}
+        return {
+            "path": [[s.relation, s.inverse] for s in self.chain],
+            "text": chain_text(self.chain),
+            "score": round(self.score, 4),
+        }
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,14 @@ class PathResult:
             "topics": [t.id for t in self.topics],
             "path": self.best.to_json() if self.best else None,
             "candidates": [c.to_json() for c in self.candidates[:5]],
-            "answers": [{"id": a.id, "label": a.label, "triples": [[t.subject_label, t.relation, t.object_value] for t in a.triples]} for a in self.answers],
+            "answers": [
+                {
+                    "id": a.id,
+                    "label": a.label,
+                    "triples": [[t.subject_label, t.relation, t.object_value] for t in a.triples],
+                }
+                for a in self.answers
+            ],
             "truncated": self.truncated,
             "constraints": list(self.constraints),
             "llm_calls": self.llm_calls,
@@ -175,7 +186,12 @@ class PathReasoner:
     batch, and decides. Topics are resolved by the caller."""
 
     def __init__(
-        self, store: KGStore, scorer: PathScorer, config: PathConfig = PathConfig(), *, reranker: PathScorer | None = None
+        self,
+        store: KGStore,
+        scorer: PathScorer,
+        config: PathConfig = PathConfig(),
+        *,
+        reranker: PathScorer | None = None,
     ) -> None:
         self.store, self.scorer, self.config, self.reranker = store, scorer, config, reranker
         self._by_name: dict[str, str | None] = {}
@@ -299,8 +315,17 @@ class PathReasoner:
             best, answers = fit[0], self._answers(main.id, walked[fit[0].chain])
         else:
             return PathResult(question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats)
-        return PathResult(question, tuple(topics), best, ranked, tuple(answers), _ms(t0), truncated=truncated,
-                          constraints=tuple(used), stats=stats)
+        return PathResult(
+            question,
+            tuple(topics),
+            best,
+            ranked,
+            tuple(answers),
+            _ms(t0),
+            truncated=truncated,
+            constraints=tuple(used),
+            stats=stats,
+        )
 
     # -- the walk -------------------------------------------------------------------------------
     def _frontier(self, start: str, layers: list[Layer]) -> list[str]:
@@ -338,7 +363,10 @@ class PathReasoner:
                 pairs = [(t.subject_id, t) for t in triples]
             else:
                 by_name = self.links_by_name
-                pairs = [(t.object_id or (by_name and self._named(t.object_value)) or f"\x00{t.object_value}", t) for t in triples]
+                pairs = [
+                    (t.object_id or (by_name and self._named(t.object_value)) or f"\x00{t.object_value}", t)
+                    for t in triples
+                ]
             for target, t in pairs:
                 first = layer.get(target)
                 layer[target] = (t, node, 1) if first is None else (first[0], first[1], first[2] + 1)

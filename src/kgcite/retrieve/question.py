@@ -25,12 +25,25 @@ from kgcite.models.embed import Embedder
 #: Question words for kinds of value, and the relation words that mark those kinds.
 _KINDS: dict[str, tuple[str, ...]] = {  # what each question word wants (and, in _WRONG, does not)
     "when": ("date", "year", "time", "start", "end", "inception", "dissolved"),
-    "where": ("place", "location", "country", "residence", "city", "burial", "located", "headquarters", "work location"),
+    "where": (
+        "place",
+        "location",
+        "country",
+        "residence",
+        "city",
+        "burial",
+        "located",
+        "headquarters",
+        "work location",
+    ),
     "how": ("cause", "manner"),
 }
 #: Questions words that say which kind of value is wanted: the first that occurs in a part.
 _WH = re.compile(r"\b(when|where|how|who|whom|what|which)\b", re.IGNORECASE)
-_PARTS = re.compile(r"\?\s*|;\s*|,\s*and\s+|\s+and\s+(?=(?:when|where|how|who|whom|what|which|did|was|is|were|are|has|had)\b)", re.IGNORECASE)
+_PARTS = re.compile(
+    r"\?\s*|;\s*|,\s*and\s+|\s+and\s+(?=(?:when|where|how|who|whom|what|which|did|was|is|were|are|has|had)\b)",
+    re.IGNORECASE,
+)
 _SUMMARY = re.compile(
     r"^\s*(?:tell\s+me\s+(?:about|more)|what\s+(?:do|does)\s+(?:you|the\s+graph)\s+know|describe\b|summari[sz]e\b)",
     re.IGNORECASE,
@@ -55,22 +68,122 @@ QUESTION_CUES: dict[str, tuple[str, ...]] = {
 #: Words too general to ask for a relation on their own ("notable aspects of his life", "how did
 #: his family background influence"): they count only as part of a relation's full name.
 WEAK = frozenset(
-    ["significant", "notable", "family", "influence", "influenced", "influences", "play", "played", "plays", "role", "roles", "work", "works", "known", "life", "career", "background", "music", "style", "held", "member", "branch", "field", "part", "home", "party", "post", "office", "position", "label", "team", "school", "condition", "death", "birth", "joined", "signed", "national", "native", "student", "won", "received", "award"]
+    [
+        "significant",
+        "notable",
+        "family",
+        "influence",
+        "influenced",
+        "influences",
+        "play",
+        "played",
+        "plays",
+        "role",
+        "roles",
+        "work",
+        "works",
+        "known",
+        "life",
+        "career",
+        "background",
+        "music",
+        "style",
+        "held",
+        "member",
+        "branch",
+        "field",
+        "part",
+        "home",
+        "party",
+        "post",
+        "office",
+        "position",
+        "label",
+        "team",
+        "school",
+        "condition",
+        "death",
+        "birth",
+        "joined",
+        "signed",
+        "national",
+        "native",
+        "student",
+        "won",
+        "received",
+        "award",
+    ]
 )
 #: Never asked, never summarised: the label, and types every entity of a kind shares.
-UNINFORMATIVE = frozenset({LABEL_PROPERTY, "instance of", "sex or gender", "described by source", "topic's main category", "given name", "family name", "surname"})
+UNINFORMATIVE = frozenset(
+    {
+        LABEL_PROPERTY,
+        "instance of",
+        "sex or gender",
+        "described by source",
+        "topic's main category",
+        "given name",
+        "family name",
+        "surname",
+    }
+)
 #: Relations a summary prefers, in this order; others follow by name.
 SUMMARY_ORDER = (
-    "occupation", "date of birth", "place of birth", "date of death", "place of death", "notable works", "award received",
-    "position held", "field of work", "member of political party", "spouse", "father", "mother",
-    "directed by", "written by", "starred actors", "release year", "has genre", "in language",
+    "occupation",
+    "date of birth",
+    "place of birth",
+    "date of death",
+    "place of death",
+    "notable works",
+    "award received",
+    "position held",
+    "field of work",
+    "member of political party",
+    "spouse",
+    "father",
+    "mother",
+    "directed by",
+    "written by",
+    "starred actors",
+    "release year",
+    "has genre",
+    "in language",
 )
 
 
 _WEAK_STEMS = frozenset(stem(w) for w in WEAK)
 #: Words that ask nothing by themselves: a part made only of these (and names) asks for a summary.
 _NOT_CONTENT = STOP | frozenset(
-    ["who", "whom", "what", "when", "where", "which", "why", "how", "tell", "me", "about", "describe", "summarise", "summarize", "know", "you", "does", "do", "did", "some", "anything", "something", "more", "please", "give", "can", "could", "would"]
+    [
+        "who",
+        "whom",
+        "what",
+        "when",
+        "where",
+        "which",
+        "why",
+        "how",
+        "tell",
+        "me",
+        "about",
+        "describe",
+        "summarise",
+        "summarize",
+        "know",
+        "you",
+        "does",
+        "do",
+        "did",
+        "some",
+        "anything",
+        "something",
+        "more",
+        "please",
+        "give",
+        "can",
+        "could",
+        "would",
+    ]
 )
 
 
@@ -108,11 +221,14 @@ class QuestionAnalysis:
         return tuple(dict.fromkeys(g for p in self.parts for g in p.groups))
 
     def to_dict(self) -> dict[str, object]:
-        return {"summary": self.summary, "parts": [{"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open} for p in self.parts]}
+        return {
+            "summary": self.summary,
+            "parts": [{"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open} for p in self.parts],
+        }
 
 
 def split_parts(question: str) -> list[str]:
-    """"When was X born and where did he die?" → ["When was X born", "where did he die"]."""
+    """ "When was X born and where did he die?" → ["When was X born", "where did he die"]."""
     return [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
 
 
@@ -130,7 +246,11 @@ class QuestionAnalyzer:
         self.relations = sorted({r for r in relations if property_key(r) not in UNINFORMATIVE})
         self._names = {r: name_stems(r) for r in self.relations}
         self._cues = {
-            r: frozenset(c for c in paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS))
+            r: frozenset(
+                c
+                for c in paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())}
+                if c and not (len(c) == 1 and c[0] in _WEAK_STEMS)
+            )
             for r in self.relations
         }
         self._embedder_factory, self.min_similarity, self.min_margin = embedder, min_similarity, min_margin
@@ -161,7 +281,10 @@ class QuestionAnalyzer:
         found = {
             r: pos
             for r in self.relations
-            if (pos := cue_positions(word_stems, self._cues[r]) | _all_of(word_stems, self._names[r], weak_ok=not explain))
+            if (
+                pos := cue_positions(word_stems, self._cues[r])
+                | _all_of(word_stems, self._names[r], weak_ok=not explain)
+            )
         }
         if len(found) > 1 and wh in _KINDS:
             other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]

@@ -25,7 +25,9 @@ class Retrieval:
 class KGRetriever:
     """Analyse the question (asked relations rank namesakes), link, take the one-hop graphs."""
 
-    def __init__(self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None, *, neighbours: int = 10) -> None:
+    def __init__(
+        self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None, *, neighbours: int = 10
+    ) -> None:
         self.store, self.linker = store, linker
         self._analyzer = analyzer
         self.max_neighbours = neighbours
@@ -45,9 +47,13 @@ class KGRetriever:
         out = []
         for question, linked in zip(questions, links, strict=True):
             t1 = time.perf_counter()
-            analysis = self.analyzer.analyse(question, [le.mention for le in linked] + [le.entity.label for le in linked])
+            analysis = self.analyzer.analyse(
+                question, [le.mention for le in linked] + [le.entity.label for le in linked]
+            )
             near = self.linker.neighbours(linked, self.max_neighbours) if self.max_neighbours else []
-            graph = Subgraph.merge([*(self.store.one_hop(le.entity.id) for le in linked), *(self.store.one_hop(e.id) for e in near)])
+            graph = Subgraph.merge(
+                [*(self.store.one_hop(le.entity.id) for le in linked), *(self.store.one_hop(e.id) for e in near)]
+            )
             timings = {"link": link_s, "retrieve": time.perf_counter() - t1}
             out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near)))
         return out

@@ -35,7 +35,9 @@ class EmbeddingScorer:
     """Cosine similarity of unit vectors from an :class:`Embedder`, vectors cached (LRU) by text."""
 
     def __init__(self, embedder: Embedder, *, cache_size: int = 200_000) -> None:
-        self.cached = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder, cache_size=cache_size)
+        self.cached = (
+            embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder, cache_size=cache_size)
+        )
 
     @property
     def name(self) -> str:
@@ -90,10 +92,76 @@ class BM25Scorer:
 # -- lexical overlap (word forms, not embeddings) -------------------------------------------
 
 STOP_WORDS = frozenset(
-    ["a", "an", "the", "of", "in", "on", "at", "by", "to", "for", "from", "with", "and", "or", "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "which", "what", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these", "those", "it", "its", "as", "also", "same", "share", "shared", "together", "their", "his", "her", "they", "he", "she", "film", "films", "movie", "movies"]
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "to",
+        "for",
+        "from",
+        "with",
+        "and",
+        "or",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "which",
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "that",
+        "this",
+        "these",
+        "those",
+        "it",
+        "its",
+        "as",
+        "also",
+        "same",
+        "share",
+        "shared",
+        "together",
+        "their",
+        "his",
+        "her",
+        "they",
+        "he",
+        "she",
+        "film",
+        "films",
+        "movie",
+        "movies",
+    ]
 )
 #: Irregular forms a suffix rule cannot reach.
-_IRREGULAR = {"wrote": "write", "written": "write", "spoke": "speak", "spoken": "speak", "born": "bear", "won": "win", "made": "make"}
+_IRREGULAR = {
+    "wrote": "write",
+    "written": "write",
+    "spoke": "speak",
+    "spoken": "speak",
+    "born": "bear",
+    "won": "win",
+    "made": "make",
+}
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ors", "or", "ies", "ied", "ed", "es", "s")
 
 

@@ -158,7 +158,9 @@ def find_topics(
     """Given topics (ids or labels), else [bracketed] names, else the linker's entities."""
     names: Sequence[str | Entity] = topics or bracketed_topics(question)
     if names:
-        return list({e.id: e for e in (t if isinstance(t, Entity) else resolve_topic(store, t) for t in names)}.values())
+        return list(
+            {e.id: e for e in (t if isinstance(t, Entity) else resolve_topic(store, t) for t in names)}.values()
+        )
     if linker is None:
         raise ValueError("no topic entity: pass topics, bracket one in the question, or give the search a linker")
     return [le.entity for le in linker.link(question)]
@@ -168,7 +170,12 @@ class ToGE:
     """The beam search. ``linker`` finds topics when none are given and the question brackets none."""
 
     def __init__(
-        self, store: KGStore, scorer: TextScorer, config: ToGEConfig = ToGEConfig(), *, linker: EntityLinker | None = None
+        self,
+        store: KGStore,
+        scorer: TextScorer,
+        config: ToGEConfig = ToGEConfig(),
+        *,
+        linker: EntityLinker | None = None,
     ) -> None:
         self.store, self.scorer, self.config, self.linker = store, scorer, config, linker
 
@@ -198,7 +205,9 @@ class ToGE:
             beam = pool[: self.config.width]
             kept_any += beam
         paths = tuple(p for p in beam if p.hops)
-        graph = Subgraph.merge([Subgraph(tuple(starts)), *(Subgraph((), tuple(h.triple for h in p.hops)) for p in kept_any)])
+        graph = Subgraph.merge(
+            [Subgraph(tuple(starts)), *(Subgraph((), tuple(h.triple for h in p.hops)) for p in kept_any)]
+        )
         return ToGEResult(question, tuple(starts), paths, graph, (time.perf_counter() - t0) * 1000, 0, stats)
 
     def _relations(self, query: str, entity_id: str, stats: dict[str, int]) -> list[tuple[str, bool]]:

@@ -54,7 +54,13 @@ class ServeConfig:
 
 
 def triple_dict(t: Triple) -> dict[str, Any]:
-    return {"subject_id": t.subject_id, "subject": t.subject_label, "property": t.relation, "value": t.object_value, "object_id": t.object_id}
+    return {
+        "subject_id": t.subject_id,
+        "subject": t.subject_label,
+        "property": t.relation,
+        "value": t.object_value,
+        "object_id": t.object_id,
+    }
 
 
 def static_dir() -> Path:
@@ -101,7 +107,9 @@ class Service:
 
     def answerer(self, source: str) -> QuoteAnswerer:
         if source not in self._answerers:
-            docs = self.runtime.documents(self.config.docs, search_url=self.config.search_url) if source != "kg" else None
+            docs = (
+                self.runtime.documents(self.config.docs, search_url=self.config.search_url) if source != "kg" else None
+            )
             self._answerers[source] = self.runtime.quote_answerer(source, docs)
         return self._answerers[source]
 
@@ -229,7 +237,9 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         # FastAPI's own handler echoes the input, and a lone surrogate in it cannot be encoded (a 500):
         # the same 422 body, written with every non-ASCII character escaped
         errors = [{k: v for k, v in e.items() if k != "ctx"} for e in exc.errors()]
-        return Response(json.dumps({"detail": jsonable_encoder(errors)}, ensure_ascii=True), 422, media_type="application/json")
+        return Response(
+            json.dumps({"detail": jsonable_encoder(errors)}, ensure_ascii=True), 422, media_type="application/json"
+        )
 
     @app.exception_handler(LLMError)
     async def _llm(_: Request, exc: LLMError) -> JSONResponse:
@@ -240,31 +250,42 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         rt = service.runtime
         busy = service.queue.busy_for()
         stuck = busy > service.config.stuck_after_s
-        return JSONResponse(status_code=503 if stuck else 200, content={
-            "status": "stuck" if stuck else "ok",
-            "model_busy_s": round(busy, 1),
-            "model": rt.llm.name if service.phrases else None,
-            "sources": service.sources,
-            "reports": service.config.reports is not None,
-            "waiting": service.queue.waiting,
-            "batches": service.queue.batches,
-            "uptime_s": round(time.time() - started, 1),
-        })
+        return JSONResponse(
+            status_code=503 if stuck else 200,
+            content={
+                "status": "stuck" if stuck else "ok",
+                "model_busy_s": round(busy, 1),
+                "model": rt.llm.name if service.phrases else None,
+                "sources": service.sources,
+                "reports": service.config.reports is not None,
+                "waiting": service.queue.waiting,
+                "batches": service.queue.batches,
+                "uptime_s": round(time.time() - started, 1),
+            },
+        )
 
     @app.post("/ask", summary="answer a question; every sentence carries its citations or [NA]")
     async def ask(req: AskRequest) -> dict[str, Any]:
         if req.source not in service.sources:
-            raise HTTPException(400, f"source {req.source!r} needs documents: start the server with --docs DIR or --search-url URL")
+            raise HTTPException(
+                400, f"source {req.source!r} needs documents: start the server with --docs DIR or --search-url URL"
+            )
         if req.source == "kg":
-            return await service.queue.submit(("kg", req.mode), lambda qs: service.answer_kg(req.mode, qs), req.question)
-        return await service.queue.submit(("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question)
+            return await service.queue.submit(
+                ("kg", req.mode), lambda qs: service.answer_kg(req.mode, qs), req.question
+            )
+        return await service.queue.submit(
+            ("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question
+        )
 
     @app.post("/eval/citations", summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)")
     def eval_citations(req: EvalCitationsRequest) -> dict[str, Any]:
         try:
             records = [record_from_obj(obj, f"answers[{i}]", i) for i, obj in enumerate(req.answers)]
         except InputError as err:  # names the item and its bad field
-            raise HTTPException(422, {"msg": str(err).replace(f":{err.line}:", ":", 1), "index": err.line, "field": err.field}) from err
+            raise HTTPException(
+                422, {"msg": str(err).replace(f":{err.line}:", ":", 1), "index": err.line, "field": err.field}
+            ) from err
         report, _ = citation_report(records, req.precision_unit)
         return report.to_dict()
 

@@ -31,7 +31,10 @@ def served(args: Sequence[str] = (), *, port: int | None = None, startup_s: floa
     port = port or free_port()
     proc = subprocess.Popen(
         [*kgcite_command(), "serve", "--port", str(port), *args],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:

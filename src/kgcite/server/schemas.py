@@ -9,6 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 MAX_QUESTION_CHARS = 1_000
 MAX_ANSWERS = 5_000
 
+
 def _encodable(text: str) -> str:
     """A lone surrogate ("\\ud800" in JSON) is no text: refused with 422, not a 500 deep in spaCy."""
     try:
@@ -19,7 +20,9 @@ def _encodable(text: str) -> str:
 
 
 Question = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS), AfterValidator(_encodable)
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS),
+    AfterValidator(_encodable),
 ]
 
 
@@ -28,7 +31,9 @@ class AskRequest(BaseModel):
 
     question: Question
     mode: Literal["grounded", "free"] = "grounded"
-    source: Literal["kg", "docs", "both"] = Field("kg", description="kg: KaLMA triple citations; docs/both: EWEK-QA quotes")
+    source: Literal["kg", "docs", "both"] = Field(
+        "kg", description="kg: KaLMA triple citations; docs/both: EWEK-QA quotes"
+    )
 
 
 class EvalCitationsRequest(BaseModel):

@@ -90,7 +90,9 @@ def train_cross_encoder(
         total = min(total, config.max_steps)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
     warm = max(1, int(total * config.warmup))
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
+    )
     for _ in range(done * steps_per_epoch):
         sched.step()
     step = done * steps_per_epoch

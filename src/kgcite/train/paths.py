@@ -77,7 +77,14 @@ def gold_chain(chains: dict[Chain, frozenset[str]], answers: Iterable[str]) -> C
 
 
 def path_pairs(
-    store: KGStore, items: Sequence[QAItem], *, depth: int = 2, negatives: int = 4, seed: int = 0, source: str = "", cap: int = 300
+    store: KGStore,
+    items: Sequence[QAItem],
+    *,
+    depth: int = 2,
+    negatives: int = 4,
+    seed: int = 0,
+    source: str = "",
+    cap: int = 300,
 ) -> tuple[list[LabelledPair], int]:
     """Pairs ``(masked question, chain text)``; returns them and the number of items skipped
     because no chain (or more than one) reproduces their answers. Chains are walked to ``depth``;
@@ -99,7 +106,10 @@ def path_pairs(
         right = frozenset(a.lower() for a in it.answers)
         wrong = [c for c, ends in chains.items() if ends != right and c != gold]
         longer = [(*gold, rng.choice(vocabulary))] if len(gold) >= depth else []
-        swapped = [tuple(rng.choice(vocabulary) if i == k else s for i, s in enumerate(gold)) for k in [rng.randrange(len(gold))]]
+        swapped = [
+            tuple(rng.choice(vocabulary) if i == k else s for i, s in enumerate(gold))
+            for k in [rng.randrange(len(gold))]
+        ]
         near = [c for c in wrong if c[: len(gold)] == gold or gold[: len(c)] == c] + longer
         if len(gold) > depth:  # not walked: its prefixes and a one-step change stand for the near misses
             near += [gold[:k] for k in range(1, len(gold))] + [c for c in swapped if c != gold]
@@ -115,12 +125,16 @@ _ASK = ["What is {np}?", "Which are {np}?", "Name {np}.", "Tell me {np}.", "{np}
 #: Phrasings kept out of training: held-out questions are asked in these.
 _TEST_ASK = ["Can you say {np}?", "I would like to know {np}.", "Give {np}."]
 _PHRASES = {
-    "train": (["the things that share {r} with {x}", "what else has the same {r} as {x}"],
-              ["the things with {r} {x}", "what has {r} {x}", "the ones whose {r} is {x}"],
-              ["the {r} of {x}", "{x}'s {r}"]),
-    "test": (["anything having a {r} in common with {x}"],
-             ["whatever lists {x} as {r}", "the entities for which {x} is the {r}"],
-             ["the value of {r} for {x}"]),
+    "train": (
+        ["the things that share {r} with {x}", "what else has the same {r} as {x}"],
+        ["the things with {r} {x}", "what has {r} {x}", "the ones whose {r} is {x}"],
+        ["the {r} of {x}", "{x}'s {r}"],
+    ),
+    "test": (
+        ["anything having a {r} in common with {x}"],
+        ["whatever lists {x} as {r}", "the entities for which {x} is the {r}"],
+        ["the value of {r} for {x}"],
+    ),
 }
 
 
@@ -166,7 +180,13 @@ def _back(chain: Sequence[Step], step: Step) -> bool:
 
 
 def generated_questions(
-    store: KGStore, entities: Sequence[Entity], *, n: int, seed: int = 0, max_hops: int = 3, max_answers: int = 10,
+    store: KGStore,
+    entities: Sequence[Entity],
+    *,
+    n: int,
+    seed: int = 0,
+    max_hops: int = 3,
+    max_answers: int = 10,
     style: str = "train",
 ) -> Iterator[QAItem]:
     """Template questions over a graph's own relations, 1 to ``max_hops`` hops (as many of each),
@@ -195,7 +215,11 @@ def generated_questions(
 
 
 def shipped_training_pairs(
-    n_metaqa: int = 4000, n_generated: int = 6000, n_biokalma: int = 2000, seed: int = 0, graphs: Sequence[str] = ("metaqa", "biokalma")
+    n_metaqa: int = 4000,
+    n_generated: int = 6000,
+    n_biokalma: int = 2000,
+    seed: int = 0,
+    graphs: Sequence[str] = ("metaqa", "biokalma"),
 ) -> tuple[list[LabelledPair], dict[str, int]]:
     """MetaQA's 2-hop *dev* questions (the shipped data has no train split; the test splits are
     never read), template questions of 1–3 hops generated from the MetaQA graph and from
@@ -232,7 +256,9 @@ def shipped_training_pairs(
 def _entity_ids(store: KGStore, limit: int, seed: int) -> list[str]:
     """Up to ``limit`` entities of the graph (subjects and entity objects), sampled: where a
     question may start."""
-    ids = sorted({i for r in store.relations() for t in store.match(relation=r) for i in (t.subject_id, t.object_id) if i})
+    ids = sorted(
+        {i for r in store.relations() for t in store.match(relation=r) for i in (t.subject_id, t.object_id) if i}
+    )
     return random.Random(seed).sample(ids, min(limit, len(ids)))
 
 
@@ -249,6 +275,15 @@ def train_paths(
     onnx_dir = out / "onnx"
     export_onnx(hf, onnx_dir, max_length=config.max_length)
     (onnx_dir / "train.json").write_text(
-        json.dumps({"data": counts, "config": asdict(config), "seconds": round(time.perf_counter() - t0), "machine": platform.machine()}, indent=1) + "\n"
+        json.dumps(
+            {
+                "data": counts,
+                "config": asdict(config),
+                "seconds": round(time.perf_counter() - t0),
+                "machine": platform.machine(),
+            },
+            indent=1,
+        )
+        + "\n"
     )
     return onnx_dir

@@ -39,7 +39,9 @@ def metaqa_queries(questions: Sequence[MetaQAQuestion]) -> list[Query]:
         path = q.path()
         if path:
             relation, inverse = path[0]
-            out.append(Query(q.question.replace("[", "").replace("]", ""), q.topic, ("^" if inverse else "") + relation))
+            out.append(
+                Query(q.question.replace("[", "").replace("]", ""), q.topic, ("^" if inverse else "") + relation)
+            )
     return out
 
 
@@ -53,7 +55,9 @@ def _metaqa(hops: int, n: int, seed: int, source: str) -> list[LabelledPair]:
     """Test-split questions (only they carry the qtype that names the asked relation)."""
     triples = list(_metaqa_graph())
     questions = read_questions(hops, "test")
-    return relevance_pairs(triples, metaqa_template, n_queries=n, seed=seed, questions=metaqa_queries(questions), source=source)
+    return relevance_pairs(
+        triples, metaqa_template, n_queries=n, seed=seed, questions=metaqa_queries(questions), source=source
+    )
 
 
 def training_pairs(n_biokalma: int = 2000, n_metaqa: int = 1500, seed: int = 0) -> list[LabelledPair]:
@@ -95,7 +99,9 @@ def dev_pairs(n: int = 500, seed: int = 3) -> list[LabelledPair]:
     return _metaqa(3, n, seed, "metaqa-3hop")
 
 
-def train_rerank(out_dir: str | Path, config: TrainConfig, embedder: Embedder, *, n_biokalma: int = 2000, n_metaqa: int = 1500) -> dict[str, Any]:
+def train_rerank(
+    out_dir: str | Path, config: TrainConfig, embedder: Embedder, *, n_biokalma: int = 2000, n_metaqa: int = 1500
+) -> dict[str, Any]:
     out = Path(out_dir)
     t0 = time.perf_counter()
     pairs = training_pairs(n_biokalma, n_metaqa, config.seed)
@@ -126,7 +132,8 @@ def model_card(summary: dict[str, Any]) -> str:
     tr, te = summary["train"], summary["test"]
     src = ", ".join(f"{k}: {v}" for k, v in tr["sources"].items())
     rows = "\n".join(
-        f"| {name} | {te[name]['n']} | {te[name]['p_at_1']:.3f} | {te[name]['mrr']:.3f} |" for name in ("cross_encoder", "bi_encoder", "fused")
+        f"| {name} | {te[name]['n']} | {te[name]['p_at_1']:.3f} | {te[name]['mrr']:.3f} |"
+        for name in ("cross_encoder", "bi_encoder", "fused")
     )
     return f"""# kgcite re-ranker (relevance cross-encoder, int8 ONNX)
 
@@ -135,23 +142,23 @@ it after the bi-encoder filter. Made by `kgcite train rerank`.
 
 - **Base**: all-MiniLM-L6-v2 (MIT), fine-tuned as a cross-encoder (`[CLS] question [SEP] passage [SEP]`),
   exported to ONNX and quantised to int8.
-- **Training data** ({tr['n']} pairs; {src}): paragraphs stating 1–5 facts of an entity;
+- **Training data** ({tr["n"]} pairs; {src}): paragraphs stating 1–5 facts of an entity;
   the question asks the entity for one property. Relevant: that entity's paragraph stating the
   property; irrelevant: the same entity without it, another entity with it, an unrelated entity.
   BioKaLMA questions come from templates; MetaQA questions are the 2-hop **test** questions'
   first hop (kept apart from the 1-hop test questions below).
-- **Training**: {tr['config']['epochs']} epoch(s), batch {tr['config']['batch_size']}, lr {tr['config']['lr']},
-  max length {tr['config']['max_length']}; {summary['seconds']['train']:.0f} s on {summary['machine']}.
+- **Training**: {tr["config"]["epochs"]} epoch(s), batch {tr["config"]["batch_size"]}, lr {tr["config"]["lr"]},
+  max length {tr["config"]["max_length"]}; {summary["seconds"]["train"]:.0f} s on {summary["machine"]}.
 
-## Scores: {te['set']}
+## Scores: {te["set"]}
 
 | ranker | queries | P@1 | MRR |
 | --- | --- | --- | --- |
 {rows}
 
-`fused` is what the document retriever uses: logit(P(relevant)) + {te['fused']['weight']:g} × bi-encoder cosine; the
-weight was chosen on the dev set ({summary['dev']['set']}: P@1 {summary['dev']['fused']['p_at_1']:.3f} fused,
-{summary['dev']['cross_encoder']['p_at_1']:.3f} cross-encoder alone, {summary['dev']['bi_encoder']['p_at_1']:.3f} bi-encoder).
+`fused` is what the document retriever uses: logit(P(relevant)) + {te["fused"]["weight"]:g} × bi-encoder cosine; the
+weight was chosen on the dev set ({summary["dev"]["set"]}: P@1 {summary["dev"]["fused"]["p_at_1"]:.3f} fused,
+{summary["dev"]["cross_encoder"]["p_at_1"]:.3f} cross-encoder alone, {summary["dev"]["bi_encoder"]["p_at_1"]:.3f} bi-encoder).
 
 ## License and limits
 

@@ -52,7 +52,13 @@ def facts_by_entity(triples: Sequence[Triple], *, inverse: bool = False) -> dict
 
 
 def paragraph(
-    facts: Sequence[Fact], rng: random.Random, say: Callable[[Triple], str], *, must: str | None = None, drop: str | None = None, size: int = 5
+    facts: Sequence[Fact],
+    rng: random.Random,
+    say: Callable[[Triple], str],
+    *,
+    must: str | None = None,
+    drop: str | None = None,
+    size: int = 5,
 ) -> str:
     """A few of an entity's facts in sentences: always (some of) those of ``must``, never those of ``drop``."""
     keep = [t for r, t in facts if r == must][:3]

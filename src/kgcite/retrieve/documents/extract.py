@@ -23,7 +23,7 @@ from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.documents.model import Document, Passage
 
-_ENDS = frozenset('.!?"\'”’)')
+_ENDS = frozenset(".!?\"'”’)")
 
 
 class EvidenceExtractor(Protocol):
@@ -65,12 +65,18 @@ class WindowExtractor:
 
     def _best(self, doc: Document, spans: list[tuple[int, int]], vecs: np.ndarray, q: np.ndarray) -> list[Passage]:
         windows: list[tuple[float, int, int]] = []
-        cum = np.vstack([np.zeros((1, vecs.shape[1]), dtype=vecs.dtype), np.cumsum(vecs, axis=0)]) if len(vecs) else vecs
+        cum = (
+            np.vstack([np.zeros((1, vecs.shape[1]), dtype=vecs.dtype), np.cumsum(vecs, axis=0)]) if len(vecs) else vecs
+        )
         prose = [self._prose(doc.text, a, b) for a, b in spans]
         for i in range(len(spans)):
             for n in range(1, self.max_sentences + 1):
                 j = i + n
-                if j > len(spans) or not prose[j - 1] or len(doc.text[spans[i][0] : spans[j - 1][1]].split()) > self.max_tokens:
+                if (
+                    j > len(spans)
+                    or not prose[j - 1]
+                    or len(doc.text[spans[i][0] : spans[j - 1][1]].split()) > self.max_tokens
+                ):
                     break
                 mean = cum[j] - cum[i]
                 windows.append((float(mean @ q / max(1e-12, float(np.linalg.norm(mean)))), i, j))
@@ -124,7 +130,9 @@ class LLMSpanExtractor:
 
     def extract(self, question: str, docs: Sequence[Document]) -> list[Passage]:
         texts = [self._context(question, d) for d in docs]
-        requests = [ChatRequest.of(COPY_PROMPT.format(question=question, text=t), max_tokens=self.max_tokens) for t in texts]
+        requests = [
+            ChatRequest.of(COPY_PROMPT.format(question=question, text=t), max_tokens=self.max_tokens) for t in texts
+        ]
         out: list[Passage] = []
         for doc, reply in zip(docs, self.llm.chat_many(requests), strict=True):
             if not isinstance(reply, ChatResult):

@@ -12,9 +12,45 @@ import re
 from html.parser import HTMLParser
 
 BLOCK = frozenset(
-    ["p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table", "thead", "tbody", "section", "article", "main", "header", "blockquote", "pre", "figcaption", "caption", "hr", "td", "th", "address", "details", "summary"]
+    [
+        "p",
+        "div",
+        "br",
+        "li",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "tr",
+        "table",
+        "thead",
+        "tbody",
+        "section",
+        "article",
+        "main",
+        "header",
+        "blockquote",
+        "pre",
+        "figcaption",
+        "caption",
+        "hr",
+        "td",
+        "th",
+        "address",
+        "details",
+        "summary",
+    ]
 )
-SKIP = frozenset(["script", "style", "noscript", "template", "svg", "nav", "footer", "form", "button", "select", "iframe", "head"])
+SKIP = frozenset(
+    ["script", "style", "noscript", "template", "svg", "nav", "footer", "form", "button", "select", "iframe", "head"]
+)
 _SPACE = re.compile(r"\s+")
 
 

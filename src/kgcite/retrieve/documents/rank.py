@@ -69,7 +69,9 @@ class TwoStageRanker:
         if not order:
             return []
         if self.reranker is not None:
-            scores = fuse(self.reranker.score(question, [unique[i].text for i in order]), cos[order], self.fusion_weight)
+            scores = fuse(
+                self.reranker.score(question, [unique[i].text for i in order]), cos[order], self.fusion_weight
+            )
             ranked = [int(order[j]) for j in np.argsort(-np.asarray(scores), kind="stable")]
             final = dict(zip((int(i) for i in order), scores, strict=True))
         else:

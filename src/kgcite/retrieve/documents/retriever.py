@@ -63,7 +63,9 @@ class DocumentRetriever:
     def retrieve(self, question: str) -> DocumentRetrieval:
         t0 = time.perf_counter()
         where, search_hits = self.locate(question)
-        docs, doc_hits = fetch_documents(where, self.cache, workers=self.workers, on_error=self.on_error, robots=self.robots)
+        docs, doc_hits = fetch_documents(
+            where, self.cache, workers=self.workers, on_error=self.on_error, robots=self.robots
+        )
         t1 = time.perf_counter()
         passages = self.candidates(question, docs)
         t2 = time.perf_counter()

@@ -118,7 +118,9 @@ class DocumentCache:
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._lock = threading.Lock()
         with self._lock, self._db:
-            self._db.execute("CREATE TABLE IF NOT EXISTS documents (key TEXT PRIMARY KEY, source TEXT, title TEXT, text TEXT)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS documents (key TEXT PRIMARY KEY, source TEXT, title TEXT, text TEXT)"
+            )
             self._db.execute("CREATE TABLE IF NOT EXISTS searches (key TEXT PRIMARY KEY, hits TEXT)")
 
     def get(self, key: str) -> Document | None:
@@ -128,7 +130,9 @@ class DocumentCache:
 
     def put(self, key: str, doc: Document) -> None:
         with self._lock, self._db:
-            self._db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?)", (key, doc.source, doc.title, doc.text))
+            self._db.execute(
+                "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?)", (key, doc.source, doc.title, doc.text)
+            )
 
     def get_search(self, key: str) -> list[SearchHit] | None:
         with self._lock:
@@ -230,7 +234,11 @@ class SearxngSearch:
         url = f"{self.base_url}/search?" + urllib.parse.urlencode({"q": query, "format": "json"})
         with urllib.request.urlopen(url, timeout=self.timeout) as resp:
             data = json.loads(resp.read().decode("utf-8"))
-        hits = [SearchHit(r["url"], r.get("title", ""), r.get("content", "")) for r in data.get("results", []) if r.get("url")]
+        hits = [
+            SearchHit(r["url"], r.get("title", ""), r.get("content", ""))
+            for r in data.get("results", [])
+            if r.get("url")
+        ]
         return [h for h in hits if h.url.startswith(("http://", "https://"))][:k]
 
 

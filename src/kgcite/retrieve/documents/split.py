@@ -54,5 +54,7 @@ class ParagraphSplitter:
         if start >= 0:
             runs.append((start, end))
         return [
-            Passage.cut(doc, base + a, base + b, "splitter") for a, b in runs if len(block[a:b].split()) >= self.min_tokens
+            Passage.cut(doc, base + a, base + b, "splitter")
+            for a, b in runs
+            if len(block[a:b].split()) >= self.min_tokens
         ]
