@@ -97,7 +97,10 @@ def main() -> None:
     ap.add_argument(
         "--compose", type=int, default=0, metavar="N", help="also answer N questions end to end and score the citations"
     )
+    ap.add_argument("--quick", action="store_true", help="10 questions: a smoke run")
     args = ap.parse_args()
+    if args.quick:
+        args.limit, args.compose = 10, 0
     rng = random.Random(0)
     pool = [q for q in read_questions(1, "test") if q.qtype and q.qtype.startswith("movie_to_")]
     questions = rng.sample(pool, min(args.limit, len(pool)))

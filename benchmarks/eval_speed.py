@@ -25,13 +25,15 @@ from kgcite.models.nli import OnnxNLI
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--answers", help="an answer file (default: make one with kgcite run --no-rewrite)")
+    ap.add_argument("--quick", action="store_true", help="20 answers: a smoke run")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kgcite-eval-speed-"))
     answers = Path(args.answers) if args.answers else tmp / "answers.jsonl"
     if not args.answers:
-        print("making 1,085 grounded answers (template mode)...", file=sys.stderr)
+        print(f"making {'20' if args.quick else '1,085'} grounded answers (template mode)...", file=sys.stderr)
         subprocess.run(
-            ["kgcite", "run", "--dataset", "biokalma:specific", "--out", str(answers), "--no-rewrite", "--no-cache"],
+            ["kgcite", "run", "--dataset", "biokalma:specific", "--out", str(answers), "--no-rewrite", "--no-cache"]
+            + (["--limit", "20"] if args.quick else []),
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -43,11 +45,11 @@ def main() -> None:
     load_s = time.perf_counter() - t1
     rows: list[tuple[object, ...]] = [("citations only (baseline)", report.n_answers, "-", "-", f"{cit_s:.1f}")]
     for name, lexical in (
-        ("citations + alignment (value or NLI)", True),
+        ("citations + alignment (rules, then NLI)", True),
         ("citations + alignment (NLI on every pair)", False),
     ):
         nli = OnnxNLI().load()  # a fresh model: no cache carried over between rows
-        judge = SupportJudge(nli, lexical=lexical)
+        judge = SupportJudge(nli, rules=lexical)
         t2 = time.perf_counter()
         metrics, _ = FullEvaluation(AttributionScorer(judge)).run(read_records(answers), tmp / name.replace(" ", "_"))
         rows.append(

@@ -77,7 +77,10 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=1000)
     ap.add_argument("--llm-limit", type=int, default=100)
     ap.add_argument("--trained", metavar="DIR", help="an exported evaluator (default: the shipped one)")
+    ap.add_argument("--quick", action="store_true", help="30 samples, 2 for the LLM: a smoke run")
     args = ap.parse_args()
+    if args.quick:
+        args.limit, args.llm_limit = 30, 2
     rng = random.Random(0)
     benches = {"MetaQA": metaqa_test(), "BioKaLMA": biokalma_test(args.limit)}
     for k, data in benches.items():

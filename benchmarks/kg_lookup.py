@@ -94,7 +94,10 @@ def main() -> None:
     ap.add_argument("--triples", type=int, default=1_000_000, help="relation triples to generate (20 per entity)")
     ap.add_argument("--lookups", type=int, default=1000, help="random entities looked up per backend")
     ap.add_argument("--no-server", action="store_true", help="skip the SPARQL server")
+    ap.add_argument("--quick", action="store_true", help="2,000 triples, 50 look-ups: a smoke run")
     args = ap.parse_args()
+    if args.quick:
+        args.triples, args.lookups = 2000, 50
     n_entities = max(1, args.triples // len(RELATIONS))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

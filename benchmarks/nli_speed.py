@@ -29,7 +29,7 @@ def pairs(n: int, salt: str) -> tuple[list[str], list[str]]:
 def rate(model: OnnxNLI, n: int, batch: int, salt: str) -> tuple[float, int]:
     model.batch_size = batch
     prem, hyp = pairs(n, salt)
-    tokens = len(model._tokenizer.encode(prem[0], hyp[0]).ids)
+    tokens = model.token_count(prem[0], hyp[0])
     t0 = time.perf_counter()
     model.predict(prem, hyp)
     return n / (time.perf_counter() - t0), tokens
@@ -38,7 +38,10 @@ def rate(model: OnnxNLI, n: int, batch: int, salt: str) -> tuple[float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=640)
+    ap.add_argument("--quick", action="store_true", help="64 pairs: a smoke run")
     args = ap.parse_args()
+    if args.quick:
+        args.n = 64
     model = OnnxNLI(threads=2).load()
     rate(model, 32, 32, "warm-up")
     rows = []

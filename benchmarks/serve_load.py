@@ -65,7 +65,10 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=50)
     ap.add_argument("--max-batch", type=int, default=8)
     ap.add_argument("serve_args", nargs="*", help="extra `kgcite serve` options (after --)")
+    ap.add_argument("--quick", action="store_true", help="5 requests: a smoke run")
     args = ap.parse_args()
+    if args.quick:
+        args.n = 5
     qs = questions(args.n)
     rows = []
     for name, run in (("one at a time (baseline)", sequential), (f"{args.n} at once", concurrent)):

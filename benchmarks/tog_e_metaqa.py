@@ -65,7 +65,10 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=300, help="questions per hop count (default 300)")
     ap.add_argument("--hops", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--quick", action="store_true", help="10 questions per hop count: a smoke run")
     args = ap.parse_args()
+    if args.quick:
+        args.limit, args.warmup = 10, 2
     t0 = time.perf_counter()
     store = EmbeddedStore()
     store.load(shipped_data("metaqa", "kb.txt"))

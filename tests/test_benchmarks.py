@@ -19,6 +19,13 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
         ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, default ask (template)"]),
         ("kgqa.py", ["paths, zero-shot", "ToG-E top path (baseline)", "Hits@1", "port graph (held out)"]),
+        ("documents_metaqa.py", ["bi-encoder only", "fused (default)"]),
+        ("eval_speed.py", ["citations only (baseline)", "citations + alignment (rules, then NLI)"]),
+        ("evaluators.py", ["trained (kgcite, 4-way)", "nli (AutoIS-style, binary)"]),
+        ("kg_lookup.py", ["embedded in memory, pattern API", "SPARQL server (HTTP)"]),
+        ("nli_speed.py", ["batch 32", "batch 1 (baseline)"]),
+        ("serve_load.py", ["one at a time (baseline)", "5 at once"]),
+        ("tog_e_metaqa.py", ["ToG-E W=3 D=3 (default)", "neighbourhood, same #triples"]),
     ],
 )
 def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:
@@ -27,3 +34,10 @@ def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:
     )
     assert res.returncode == 0, res.stderr[-2000:]
     assert all(e in res.stdout for e in expected), res.stdout
+
+
+def test_every_benchmark_has_a_quick_run_here() -> None:
+    """A new benchmark must join the list above (helpers that other scripts run are exempt)."""
+    helpers = {"faithfulness_run.py"}  # run by faithfulness.py, in its --quick mode too
+    listed = {p[0] for p in test_benchmark_quick_mode_runs.pytestmark[0].args[1]}  # type: ignore[attr-defined]
+    assert {p.name for p in BENCHMARKS.glob("*.py")} - helpers == listed

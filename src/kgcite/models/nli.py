@@ -131,6 +131,12 @@ class OnnxNLI(CachedNLI):
             self._export = export
         return self
 
+    def token_count(self, premise: str, hypothesis: str) -> int:
+        """Tokens the model reads for a pair (after truncation): what a speed figure is per."""
+        self.load()
+        assert self._export is not None
+        return len(self._export.tokenizer.encode(premise, hypothesis).ids)
+
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
         assert self._export is not None
