@@ -60,12 +60,11 @@ def cmd_train_nli(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_train_rerank(args: argparse.Namespace) -> int:
-    from kgcite.models.embed import OnnxMiniLM
+def _train_config(args: argparse.Namespace) -> Any:
+    """The TrainConfig of a ``kgcite train`` command's options (``_train_options`` plus --max-length)."""
     from kgcite.train.cross_encoder import TrainConfig
-    from kgcite.train.rerank import train_rerank
 
-    config = TrainConfig(
+    return TrainConfig(
         epochs=args.epochs,
         lr=args.lr,
         batch_size=args.batch_size,
@@ -73,6 +72,13 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_length=args.max_length,
     )
+
+
+def cmd_train_rerank(args: argparse.Namespace) -> int:
+    from kgcite.models.embed import OnnxMiniLM
+    from kgcite.train.rerank import train_rerank
+
+    config = _train_config(args)
     summary = train_rerank(
         args.out, config, OnnxMiniLM().load(), n_biokalma=args.biokalma_queries, n_metaqa=args.metaqa_queries
     )
@@ -91,17 +97,9 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.cli_retrieve import open_kg
     from kgcite.retrieve.tog_e import find_topics
     from kgcite.runs import dataset_file
-    from kgcite.train.cross_encoder import TrainConfig
     from kgcite.train.paths import QAItem, path_pairs, shipped_training_pairs, train_paths
 
-    config = TrainConfig(
-        epochs=args.epochs,
-        lr=args.lr,
-        batch_size=args.batch_size,
-        max_steps=args.max_steps,
-        seed=args.seed,
-        max_length=args.max_length,
-    )
+    config = _train_config(args)
     if not args.qa:
         pairs, counts = shipped_training_pairs(
             n_metaqa=args.metaqa_dev,
@@ -138,17 +136,9 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
 
 
 def cmd_train_evaluator(args: argparse.Namespace) -> int:
-    from kgcite.train.cross_encoder import TrainConfig
     from kgcite.train.evaluator import train_evaluator
 
-    config = TrainConfig(
-        epochs=args.epochs,
-        lr=args.lr,
-        batch_size=args.batch_size,
-        max_steps=args.max_steps,
-        seed=args.seed,
-        max_length=args.max_length,
-    )
+    config = _train_config(args)
     summary = train_evaluator(args.bench, args.out, config, n=args.samples)
     print(json.dumps(summary["train"]["categories"]))
     print(
