@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.bench.metaqa import MetaQAQuestion, read_questions
-from kgcite.evaluate.answers import answer_metrics
+from kgcite.evaluate.answers import answer_metrics, held_by
 from kgcite.evaluate.report import format_table
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
@@ -58,10 +58,6 @@ def generator_for(store: Any, spec: str) -> GroundedGenerator:
     generator = Runtime(store=store, cache=None, path_scorer=spec).generator("grounded")
     assert isinstance(generator, GroundedGenerator)
     return generator
-
-
-def in_graph_of(store: Any) -> Any:
-    return lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))
 
 
 def row(label: Any, name: str, m: dict[str, Any]) -> tuple[Any, ...]:
@@ -151,7 +147,7 @@ def main() -> None:
             results.append((name, path_rows(generator, metaqa_items(questions))))
         tog_e_rows(baseline, pool[-args.warmup :] if args.warmup else [])
         results.append(("ToG-E top path (baseline)", tog_e_rows(baseline, questions)))
-        table += [row(f"MetaQA {hops}-hop", name, answer_metrics(rows, in_graph_of(store))) for name, rows in results]
+        table += [row(f"MetaQA {hops}-hop", name, answer_metrics(rows, held_by(store))) for name, rows in results]
     print(format_table(HEADERS, table))
     print(
         "\ntargets: zero-shot Hits@1 >= 0.85/0.80/0.60 (trained >= 0.97/0.97/0.93), citations 1.000, path cited >= 0.98, p50 <= 50 ms"
@@ -174,7 +170,7 @@ def main() -> None:
     for set_name, graph, items in sets:
         for name, spec in specs:
             unseen.append(
-                row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph)))
+                row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), held_by(graph)))
             )
     if args.logo:
         metaqa_only, bio_only = args.logo
@@ -188,7 +184,7 @@ def main() -> None:
         ]
         for set_name, graph, items, name, spec in logo:
             unseen.append(
-                row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), in_graph_of(graph)))
+                row(set_name, name, answer_metrics(path_rows(generator_for(graph, spec), items), held_by(graph)))
             )
     print()
     print(format_table(HEADERS, unseen))

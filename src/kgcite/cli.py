@@ -298,7 +298,7 @@ def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[...
 
 
 def cmd_eval_answers(args: argparse.Namespace) -> int:
-    from kgcite.evaluate.answers import answer_metrics
+    from kgcite.evaluate.answers import answer_metrics, held_by
     from kgcite.jsonl import read_jsonl
 
     rows = [obj for _, obj in read_jsonl(Path(args.answers))]
@@ -313,8 +313,7 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
     graphs = {args.kg} if args.kg else {str(r.get("graph") or "") for r in rows}
     in_graph = None
     if len(graphs) == 1 and (where := graphs.pop()):
-        store = _open_graph_name(where)
-        in_graph = lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))
+        in_graph = held_by(_open_graph_name(where))
     metrics = answer_metrics(rows, in_graph)
     if args.json:
         print(json.dumps(metrics, indent=1))

@@ -20,6 +20,8 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from kgcite.kg.store import KGStore
+
 CitedTriple = tuple[str, str, str]
 
 
@@ -56,6 +58,11 @@ def chains_to(triples: Sequence[CitedTriple], topics: Iterable[str], answer: str
             return False
         reached = ends
     return norm(answer) in reached
+
+
+def held_by(store: KGStore) -> Callable[[CitedTriple], bool]:
+    """``in_graph`` for :func:`answer_metrics`: the store holds ``[subject id, property, value]``."""
+    return lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))
 
 
 def answer_metrics(

@@ -113,9 +113,12 @@ class AttributedAnswer:
         }
 
 
+NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
+
+
 def _na_sentence(retrieval: Retrieval) -> Sentence:
     if not retrieval.linked:
-        return Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
+        return NO_ENTITY
     names = " and ".join(le.entity.label for le in retrieval.linked)
     return Sentence(f"The knowledge graph holds no fact about {names} that answers this question.", (NACitation(),))
 
@@ -308,8 +311,9 @@ class GroundedGenerator(Generator):
         return out
 
     def _no_topic(self, question: str, why: str) -> AttributedAnswer:
-        sentence = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
-        return AttributedAnswer(question, "paths", "template", (sentence,), Subgraph(), (), repairs=(f"topics: {why}",))
+        return AttributedAnswer(
+            question, "paths", "template", (NO_ENTITY,), Subgraph(), (), repairs=(f"topics: {why}",)
+        )
 
     def path_answer(self, result: PathResult, notes: Sequence[str] = ()) -> AttributedAnswer:
         """A path result stated (one template sentence a triple), verified, as an answer."""

@@ -29,6 +29,7 @@ from kgcite.retrieve.scoring import TextScorer, _same, content_stems, words
 SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co", "common", "together"])
 
 
+@functools.cache
 def relation_words(relation: str) -> tuple[str, ...]:
     """Stems that name a relation: the words of its name plus the shipped paraphrases that carry
     one content word ("worked for" → work; "passed away" has two and is left out)."""
@@ -209,6 +210,7 @@ class ZeroShotPathScorer:
         unnamed_cost: float = 1.0,
     ) -> None:
         self.relations = tuple(relations)
+        self._known = frozenset(self.relations)
         self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight = order_weight
@@ -241,8 +243,9 @@ class ZeroShotPathScorer:
         ("value", "common"): it need not be walked."""
         if not chains:
             return np.zeros(0, dtype=np.float32)
-        known = set(self.relations)
-        asked, order = self.read(question, frozenset(s.relation for c in chains for s in c if s.relation not in known))
+        asked, order = self.read(
+            question, frozenset(s.relation for c in chains for s in c if s.relation not in self._known)
+        )
         if near is not None:
             asked = [m if m.relations & near else Mention(m.at, m.relations, True) for m in asked]
         out = np.array([self._reading(c, asked, order) for c in chains], dtype=np.float32)
@@ -281,8 +284,7 @@ class ZeroShotPathScorer:
     def complete(self, question: str, chain: Chain) -> bool:
         """Every mention is covered by a hop and every hop by a mention: a longer chain only
         loses precision, so the search need not walk deeper."""
-        known = set(self.relations)
-        asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in known))
+        asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
         return bool(asked) and mention_f1(chain, asked) == 1.0
 
     def text(self, chain: Chain) -> str:

@@ -266,7 +266,7 @@ class PathReasoner:
             extensions: dict[Chain, list[Layer]] = {}
             for chain, layers in beam:
                 for step in self._steps(main.id, layers):
-                    if not _doubles_back(chain, step):
+                    if not doubles_back(chain, step):
                         extensions.setdefault((*chain, step), layers)
             if not extensions:
                 break
@@ -434,7 +434,7 @@ class PathReasoner:
         return [kept[a.id] for a in answers if a.id in kept], step
 
 
-def _doubles_back(chain: Chain, step: Step) -> bool:
+def doubles_back(chain: Sequence[Step], step: Step) -> bool:
     """``r, r⁻¹, r``: there, back and there again reaches nothing ``r`` alone does not name."""
     return len(chain) >= 2 and chain[-2] == step and chain[-1] == Step(step.relation, not step.inverse)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, chain_text, mask_topics
+from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, chain_text, doubles_back, mask_topics
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
 
@@ -50,7 +50,7 @@ class _Walker(PathReasoner):
             nxt = []
             for chain, layers in level:
                 for step in self._steps(topic, layers):
-                    if _back(chain, step):
+                    if doubles_back(chain, step):
                         continue
                     layer, _ = self._walk(topic, layers, step)
                     if not layer:
@@ -163,7 +163,7 @@ def random_chain(walker: _Walker, start: str, hops: int, rng: random.Random) -> 
     chain: list[Step] = []
     layers: list[Layer] = []
     for _ in range(hops):
-        options = [o for o in walker._steps(start, layers) if not _back(chain, o)]
+        options = [o for o in walker._steps(start, layers) if not doubles_back(chain, o)]
         if not options:
             return None
         step = rng.choice(options)
@@ -173,10 +173,6 @@ def random_chain(walker: _Walker, start: str, hops: int, rng: random.Random) -> 
         chain.append(step)
         layers.append(layer)
     return tuple(chain), layers
-
-
-def _back(chain: Sequence[Step], step: Step) -> bool:
-    return len(chain) >= 2 and chain[-2] == step and chain[-1] == Step(step.relation, not step.inverse)
 
 
 def generated_questions(
