@@ -17,10 +17,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kgcite.bench.caqa_text import declarative, humanise, humanise_text, lower_first, phrase, restriction
 from kgcite.bench.caqa_query import ANSWER, Fact, Pattern, Query, TripleIndex, answers, ground, is_var
 from kgcite.evaluate.lexicon import property_label
 from kgcite.jsonl import read_jsonl
@@ -92,14 +93,14 @@ class Extended:
     name: str
 
 
-def _phrase(index: TripleIndex, fact: Fact, say: Callable[[Triple], str]) -> str:
-    s, r, o = fact
-    return say(Triple(s, index.label(s), r, index.label(o), o)).rstrip(".")
+#: A fact said as a sentence, its phrasing drawn from the sample's text RNG.
+SayFact = Callable[[Fact, random.Random], str]
 
 
 class Extender:
-    def __init__(self, index: TripleIndex, say: Callable[[Triple], str]) -> None:
+    def __init__(self, index: TripleIndex, say: SayFact) -> None:
         self.index, self.say = index, say
+        self.text_rng = random.Random(0)  # set per sample by the builder
 
     def extend(self, sample: KGQASample, rng: random.Random) -> Extended | None:
         q = sample.query
@@ -142,7 +143,7 @@ class Extender:
             complexity = "intersection" if structure == "tree" else "concatenation"
             return Extended(
                 Query.of([*q.patterns, fact]),
-                f"Given that {_phrase(self.index, fact, self.say)}, {question}?",
+                f"Given that {lower_first(self.say(fact, self.text_rng).rstrip('.'))}, {question}?",
                 complexity,
                 "intersection-1",
             )
@@ -153,8 +154,7 @@ class Extender:
             return None
         s, r, o = rng.choice(facts)
         pattern: Pattern = (ANSWER, r, o) if s == a else (s, r, ANSWER)
-        other = self.index.label(o if s == a else s)
-        extra = f"whose {property_label(r)} is {other}" if s == a else f"that are the {property_label(r)} of {other}"
+        extra = restriction(r, humanise(self.index.label(o if s == a else s)), s == a)
         return Extended(
             Query.of([*q.patterns, pattern]), f"{question}, among those {extra}?", "intersection", "intersection-2"
         )
@@ -175,7 +175,7 @@ class Extender:
         e1 = rng.choice(sorted(same))
         branch: Pattern = (e1, r, o) if subject_side else (s, r, e1)
         query = Query((((s, r, o),), (branch,)))
-        return Extended(query, f"{sample.question.rstrip(' ?')}? And for {self.index.label(e1)}?", "union", "union")
+        return Extended(query, f"{sample.question.rstrip(' ?')}? And for {humanise(self.index.label(e1))}?", "union", "union")
 
 
 # -- grounding and edits ------------------------------------------------------------------------
@@ -306,22 +306,34 @@ def irrelevant(index: TripleIndex, query: Query, g: Grounded, rng: random.Random
 
 
 class CaqaBuilder:
-    def __init__(self, index: TripleIndex, say: Callable[[Triple], str], *, seed: int = 0) -> None:
-        self.index, self.say, self.seed = index, say, seed
-        self.extender = Extender(index, say)
-        self.skipped: Counter[str] = Counter()
+    """Samples of every category from KGQA samples. Text: names humanised, each fact in one of its
+    relation's phrasings (or always through ``say`` when given), answer statements as
+    declaratives; ``rules`` counts which statement rule made each statement."""
 
-    def sentence(self, fact: Fact) -> str:
+    def __init__(self, index: TripleIndex, say: Callable[[Triple], str] | None = None, *, seed: int = 0) -> None:
+        self.index, self.say, self.seed = index, say, seed
+        self.extender = Extender(index, self.sentence)
+        self.skipped: Counter[str] = Counter()
+        self.rules: Counter[str] = Counter()
+
+    def name(self, entity: str) -> str:
+        return humanise(self.index.label(entity))
+
+    def sentence(self, fact: Fact, rng: random.Random) -> str:
         s, r, o = fact
-        return self.say(Triple(s, self.index.label(s), r, self.index.label(o), o))
+        if self.say is not None:
+            return self.say(Triple(s, self.name(s), r, self.name(o), o))
+        return phrase(self.name(s), r, self.name(o), rng)
 
     def statement(self, question: str, ids: Sequence[str]) -> str:
-        names = [self.index.label(a) for a in ids]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        return f"{listed} {'is the answer' if len(names) == 1 else 'are the answers'} to “{question}”"
+        made = declarative(question, [self.name(a) for a in ids])
+        self.rules[made.rule] += 1
+        return made.text
 
     def build(self, sample: KGQASample) -> list[CaqaSample]:
         rng = random.Random(f"{self.seed}:{sample.id}")
+        text_rng = self.extender.text_rng = random.Random(f"{self.seed}:{sample.id}:text")
+        sample = replace(sample, question=humanise_text(sample.question))
         if answers(self.index, sample.query) != set(sample.answers):
             self.skipped["not reproducible"] += 1
             return []
@@ -340,6 +352,7 @@ class CaqaBuilder:
         irr = irrelevant(self.index, ext.query, g, rng)
         edits["irrelevant"] = (irr, 0) if irr else None
         out = []
+        statement = self.statement(ext.question, shown)
         for category in CATEGORIES:
             edit = edits[category]
             if edit is None:
@@ -352,9 +365,9 @@ class CaqaBuilder:
                     source=sample.id,
                     question=ext.question,
                     original_question=sample.question,
-                    answers=tuple(self.index.label(a) for a in shown),
-                    answer_statement=self.statement(ext.question, shown),
-                    citations=tuple(self.sentence(f) for f in facts),
+                    answers=tuple(self.name(a) for a in shown),
+                    answer_statement=statement,
+                    citations=tuple(self.sentence(f, text_rng) for f in facts),
                     facts=tuple(facts),
                     category=category,
                     complexity=ext.complexity,

@@ -83,7 +83,8 @@ def join(values: Sequence[str]) -> str:
 
 
 @lru_cache(maxsize=1)
-def _tagger():  # type: ignore[no-untyped-def]
+def tagger():  # type: ignore[no-untyped-def]
+    """spaCy's tagger, loaded once (no parser, NER or lemmatizer: fast)."""
     from kgcite.models.ner import load_spacy
 
     return load_spacy(exclude=["ner", "parser", "lemmatizer"])
@@ -96,7 +97,7 @@ def pattern(relation: str) -> tuple[str, bool]:
     if key in TEMPLATES:
         return TEMPLATES[key], key in _LISTS_WELL
     label = property_label(relation).strip()
-    tags = [(t.text, t.tag_, t.pos_) for t in _tagger()(label)]
+    tags = [(t.text, t.tag_, t.pos_) for t in tagger()(label)]
     first, last = tags[0], tags[-1]
     # a bare "genre" is tagged as a verb: a one-word label is a verb only when visibly inflected
     verb = first[2] in ("VERB", "AUX") and (
@@ -107,6 +108,8 @@ def pattern(relation: str) -> tuple[str, bool]:
         return ("{s} was " if passive else "{s} ") + label + " {o}.", True
     if verb and (len(tags) == 1 or first[1] == "VBZ"):  # "founded", "owns", "has genre"
         return "{s} " + label + " {o}.", True
+    if last[0].lower() == "of" and first[2] in ("NOUN", "PROPN") and len(tags) > 1:  # "mentor of", "rival of"
+        return "{s} is a " + label + " {o}.", True
     if first[2] == "ADP" and len(tags) > 1:  # "in language": the preposition says nothing alone
         label = label.split(" ", 1)[1]
     if last[1] in ("NNS", "NNPS"):  # "starred actors", "notable works"
