@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kgcite.bench.caqa_text import declarative, humanise, humanise_text, lower_first, phrase, restriction
 from kgcite.bench.caqa_query import ANSWER, Fact, Pattern, Query, TripleIndex, answers, ground, is_var
+from kgcite.bench.caqa_text import declarative, humanise_text, lower_first, lower_wh, phrase, restriction, spoken_name
 from kgcite.evaluate.lexicon import property_label
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
@@ -143,7 +143,7 @@ class Extender:
             complexity = "intersection" if structure == "tree" else "concatenation"
             return Extended(
                 Query.of([*q.patterns, fact]),
-                f"Given that {lower_first(self.say(fact, self.text_rng).rstrip('.'))}, {question}?",
+                f"Given that {lower_first(self.say(fact, self.text_rng).rstrip('.'))}, {lower_wh(question)}?",
                 complexity,
                 "intersection-1",
             )
@@ -154,7 +154,7 @@ class Extender:
             return None
         s, r, o = rng.choice(facts)
         pattern: Pattern = (ANSWER, r, o) if s == a else (s, r, ANSWER)
-        extra = restriction(r, humanise(self.index.label(o if s == a else s)), s == a)
+        extra = restriction(r, spoken_name(self.index.label(o if s == a else s)), s == a)
         return Extended(
             Query.of([*q.patterns, pattern]), f"{question}, among those {extra}?", "intersection", "intersection-2"
         )
@@ -175,7 +175,9 @@ class Extender:
         e1 = rng.choice(sorted(same))
         branch: Pattern = (e1, r, o) if subject_side else (s, r, e1)
         query = Query((((s, r, o),), (branch,)))
-        return Extended(query, f"{sample.question.rstrip(' ?')}? And for {humanise(self.index.label(e1))}?", "union", "union")
+        return Extended(
+            query, f"{sample.question.rstrip(' ?')}? And for {spoken_name(self.index.label(e1))}?", "union", "union"
+        )
 
 
 # -- grounding and edits ------------------------------------------------------------------------
@@ -317,7 +319,7 @@ class CaqaBuilder:
         self.rules: Counter[str] = Counter()
 
     def name(self, entity: str) -> str:
-        return humanise(self.index.label(entity))
+        return spoken_name(self.index.label(entity))
 
     def sentence(self, fact: Fact, rng: random.Random) -> str:
         s, r, o = fact

@@ -24,12 +24,57 @@ from kgcite.train.inflect import past, plural
 
 # -- labels ---------------------------------------------------------------------------------------
 
-_SMALL = frozenset("of the and de da di du del von van der den la le y in on at for to a an".split())
+_SMALL = frozenset(
+    [
+        "of",
+        "the",
+        "and",
+        "de",
+        "da",
+        "di",
+        "du",
+        "del",
+        "von",
+        "van",
+        "der",
+        "den",
+        "la",
+        "le",
+        "y",
+        "in",
+        "on",
+        "at",
+        "for",
+        "to",
+        "a",
+        "an",
+    ]
+)
 _ROMAN = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 #: Titles after a name take a comma: "Enno III, Count of Ostfriesland".
 _TITLES = frozenset(
-    "count countess duke duchess earl king queen prince princess baron baroness lord lady margrave "
-    "elector emperor empress marquess viscount archduke".split()
+    [
+        "count",
+        "countess",
+        "duke",
+        "duchess",
+        "earl",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "baron",
+        "baroness",
+        "lord",
+        "lady",
+        "margrave",
+        "elector",
+        "emperor",
+        "empress",
+        "marquess",
+        "viscount",
+        "archduke",
+    ]
 )
 
 
@@ -56,6 +101,11 @@ def humanise(label: str) -> str:
             out[-1] += ","
         out.append(word)
     return " ".join(out)
+
+
+def spoken_name(label: str) -> str:
+    """How a sample's text names a node: identifiers humanised, ISO dates spoken."""
+    return speak(humanise(label))
 
 
 _ID_WORD = re.compile(r"[\w.-]*_[\w.-]*")
@@ -161,6 +211,8 @@ def restriction(relation: str, other: str, answer_is_subject: bool) -> str:
     for f in forms:
         if f.startswith("{o} "):
             return "that " + _plural_verb(f[len("{o} ") :].rstrip(".").format(s=other))
+    if forms[0].endswith(" {o}.") and not forms[0].startswith("{s}'s "):  # "that X was born on"
+        return "that " + forms[0][: -len(" {o}.")].format(s=other)
     return f"that are the {property_label(relation)} of {other}"
 
 
@@ -170,10 +222,20 @@ def _plural_verb(clause: str) -> str:
     return " ".join([{"was": "were", "is": "are", "has": "have"}.get(first, first), rest]).strip()
 
 
+def lower_wh(question: str) -> str:
+    """A question inside a sentence: "Which are …" → "which are …" (names keep their capital)."""
+    first = question.split(" ", 1)[0].lower()
+    return (
+        question[:1].lower() + question[1:]
+        if first in ("what", "which", "who", "whom", "whose", "where", "when", "how")
+        else question
+    )
+
+
 def lower_first(text: str) -> str:
     """A sentence inside another: "The genre of X …" → "the genre of X …", but "The Quiet Earth …" stays."""
     words = text.split(" ", 2)
-    if len(words) > 1 and words[0] in ("The", "A", "An") and words[1][:1].islower():
+    if len(words) > 1 and words[0] in ("The", "Those") and words[1][:1].islower():
         return text[:1].lower() + text[1:]
     return text
 
@@ -186,10 +248,10 @@ _BE_PLURAL = {"is": "are", "was": "were"}
 _BE_SINGULAR = {"are": "is", "were": "was"}
 _DO = {"do", "does", "did"}
 _MODALS = {"can", "could", "will", "would", "should", "may", "might", "has", "have", "had"}
-_PREPS = frozenset("in on at by for with from of about under into as to".split())
-_GIVEN = re.compile(r"^given that (?P<fact>.+?), (?P<rest>.+)$", re.I)
-_AMONG = re.compile(r"^(?P<rest>.+?), among those (?P<cond>.+)$", re.I)
-_AND_FOR = re.compile(r"^(?P<rest>.+?)\?? and for (?P<other>.+)$", re.I)
+_PREPS = frozenset(["in", "on", "at", "by", "for", "with", "from", "of", "about", "under", "into", "as", "to"])
+_GIVEN = re.compile(r"^given that (?P<fact>.+?), (?P<rest>.+)$", re.IGNORECASE)
+_AMONG = re.compile(r"^(?P<rest>.+?), among those (?P<cond>.+)$", re.IGNORECASE)
+_AND_FOR = re.compile(r"^(?P<rest>.+?)\?? and for (?P<other>.+)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -262,6 +324,8 @@ def _core(question: str, answer: str, n: int) -> Statement | None:
     rest = words[i + 1 :]
     be, noun = low[i], " ".join(words[1:i])
     if be in _BE:
+        if rest and rest[0].lower() == "those":  # "which are those that X was born on" → "Those that … are A"
+            return Statement(f"{_cap(' '.join(rest))} are {answer}.", "copula")
         if len(rest) > 1 and low[-1] in _PREPS:  # "what languages are the films of X in"
             np_ = rest[:-1]
             k = next((k for k, w in enumerate(np_) if k > 0 and w.lower() in ("the", "a", "an")), 0)
@@ -338,7 +402,7 @@ def declarative(question: str, answers: Sequence[str]) -> Statement:
     "Given that F, Q?" → "Given that F, D."; "Q, among those whose R is V?" → "Among those whose R
     is V, D."; "Q? And for E?" → D of Q with E's answers joined in; a question no rule reads gets
     "The answer to “Q” is A."."""
-    answer = join(list(answers)) if answers else "nothing"
+    answer = join([speak(a) for a in answers]) if answers else "nothing"
     q = question.strip().rstrip("?").strip()
     prefix = suffix = ""
     if m := _GIVEN.match(q):
@@ -350,7 +414,7 @@ def declarative(question: str, answers: Sequence[str]) -> Statement:
     core = _core(q, answer, len(answers))
     if core is None:
         return Statement(_cap(f"{prefix}the answer to “{q}?” is {answer}{suffix}."), "fallback")
-    text = core.text.rstrip(".")
+    text = core.text[:-1]  # the rule's own full stop; an answer may end in one ("What If...")
     if prefix:
         text = prefix + lower_first(text)
     return Statement(_cap(text) + suffix + ".", core.rule)

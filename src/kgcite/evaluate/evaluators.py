@@ -10,10 +10,11 @@ anything else is ``not_supportive``, so only its supportive F1 means anything) a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.models.nli import NLIModel
@@ -178,3 +179,21 @@ _SPOKEN = {
     "contradictory": "Contradictory",
     "irrelevant": "Irrelevant",
 }
+
+
+def judge_rows(
+    evaluator: AttributionEvaluator, rows: Sequence[Mapping[str, Any]], *, batch_size: int = 64
+) -> tuple[list[str], float]:
+    """Categories for CAQA-style rows (``question``, ``answer_statement``, ``citation``) and the
+    seconds it took, in batches so a trained evaluator pads little and a progress bar can follow."""
+    t0 = time.perf_counter()
+    out: list[str] = []
+    for b in range(0, len(rows), batch_size):
+        chunk = rows[b : b + batch_size]
+        out += [
+            j.category
+            for j in evaluator.judge(
+                [AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in chunk]
+            )
+        ]
+    return out, time.perf_counter() - t0

@@ -22,6 +22,7 @@ from kgcite.bench.caqa import CATEGORIES
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
+from kgcite.train.evaluator_data import balanced_mix
 from kgcite.train.nli_data import LabelledPair
 
 
@@ -63,18 +64,29 @@ def balanced(rows: Sequence[dict[str, Any]], n: int, seed: int) -> list[dict[str
 
 
 def train_evaluator(
-    train_file: str | Path, out_dir: str | Path, config: TrainConfig, *, n: int = 12_000
+    train: str | Path | Sequence[dict[str, Any]],
+    out_dir: str | Path,
+    config: TrainConfig,
+    *,
+    n: int = 12_000,
+    described: str | None = None,
 ) -> dict[str, Any]:
+    """Train on a ``kgcite build caqa`` split (a file: balanced by category) or on rows from
+    several graphs (balanced by graph and category), export int8 ONNX, and write ``train.json``."""
     t0 = time.perf_counter()
-    rows = balanced(read_bench(train_file), n, config.seed)
+    if isinstance(train, (str, Path)):
+        rows, described = balanced(read_bench(train), n, config.seed), described or str(train)
+    else:
+        rows = balanced_mix(train, n, config.seed)
     pairs = pairs_of(rows)
     hf = train_cross_encoder(pairs, CATEGORIES, out_dir, config, progress=ProgressPrinter("train evaluator"))
     onnx_dir = Path(out_dir) / "onnx"
     export_onnx(hf, onnx_dir, max_length=config.max_length)
     summary = {
         "train": {
-            "file": str(train_file),
+            "data": described or "rows",
             "n": len(pairs),
+            "graphs": dict(Counter(str(r.get("graph", "")).split("-")[0] for r in rows)),
             "categories": dict(Counter(p.label for p in pairs)),
             "complexities": dict(Counter(p.source for p in pairs)),
             "config": asdict(config),
