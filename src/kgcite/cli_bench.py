@@ -49,19 +49,22 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from kgcite.bench.caqa import CaqaBuilder, jsonl_samples, metaqa_samples, split_of, stats_table
+    from kgcite.bench.caqa_paths import link_by_name
     from kgcite.bench.caqa_query import TripleIndex
-    from kgcite.generate.verbalize import verbalize
-    from kgcite.train.nli_data import metaqa_template
 
     t0 = time.perf_counter()
-    index = TripleIndex(graph_triples(args.kg))
+    index = TripleIndex(link_by_name(graph_triples(args.kg)))
     print(
         f"graph: {len(index.labels):,} entities, {sum(len(v) for v in index.by_relation.values()):,} triples "
         f"({time.perf_counter() - t0:.1f} s)",
         file=sys.stderr,
     )
     kind = args.format
-    qa_files = [Path(p) for p in args.qa]
+    qa_files = [Path(p) for p in args.qa or ()]
+    if not qa_files and not args.generate:
+        raise InputError(
+            "--qa", None, None, "give KGQA samples (--qa FILE) or let kgcite make questions (--generate N)"
+        )
     for p in qa_files:
         if not p.exists():
             raise InputError(str(p), None, None, "no such KGQA file")
@@ -71,8 +74,13 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
         samples = [s for p in qa_files for s in jsonl_samples(p, index)]
     if args.limit:
         samples = samples[: args.limit]
-    say = metaqa_template if kind == "metaqa" else verbalize
-    builder = CaqaBuilder(index, say, seed=args.seed)
+    if args.generate:
+        from kgcite.bench.caqa_paths import path_samples
+
+        generated = path_samples(index, args.generate, args.seed)
+        print(f"generated {len(generated):,} path questions of 1-3 hops from the graph", file=sys.stderr)
+        samples += generated
+    builder = CaqaBuilder(index, seed=args.seed)
     built = []
     for s in tqdm(samples, desc="build caqa", unit=" q", disable=None):
         built.extend(builder.build(s))
@@ -99,14 +107,17 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     for split in ("train", "dev", "test"):
         _write(out / f"{split}.jsonl", lines[split])
     skipped = ", ".join(f"{k}: {v:,}" for k, v in sorted(builder.skipped.items()))
+    _write(out / "skipped.jsonl", [json.dumps({"id": i, "reason": r}) + "\n" for i, r in builder.skipped_ids])
+    rules = ", ".join(f"{k}: {v:,}" for k, v in builder.rules.most_common())
     stats = (
         f"# CAQA-style benchmark\n\nBuilt by `kgcite build caqa` from `{args.kg}` and {len(samples):,} KGQA samples "
         f"(`{args.format}`), seed {args.seed}, `{args.verbaliser}` verbaliser; {len(built):,} samples in {t_build:.1f} s.\n\n"
-        f"{stats_table(counts)}\n\nNot emitted: {skipped or 'nothing'}.\n"
+        f"{stats_table(counts)}\n\nNot emitted: {skipped or 'nothing'} (each sample and reason in skipped.jsonl).\n\n"
+        f"Answer statements by rule (per source question): {rules or 'none'}.\n"
     )
     _write(out / "stats.md", [stats])
     print(stats)
-    print(f"wrote {out}/train.jsonl, dev.jsonl, test.jsonl, stats.md", file=sys.stderr)
+    print(f"wrote {out}/train.jsonl, dev.jsonl, test.jsonl, stats.md, skipped.jsonl", file=sys.stderr)
     return 0
 
 
@@ -126,10 +137,16 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
     )
     c.add_argument(
         "--qa",
-        required=True,
         action="append",
         metavar="FILE",
         help="KGQA samples (repeatable): MetaQA N-hop/qa_SPLIT.txt, or JSONL with --format jsonl",
+    )
+    c.add_argument(
+        "--generate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also make N path questions of 1-3 hops from the graph itself (for a graph with no question set)",
     )
     c.add_argument(
         "--format",
@@ -138,7 +155,7 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
         help='metaqa (qtype file beside it) or jsonl: {"question", "answers": [..], "query": [[s, r, o], ..]}, answer variable ?a',
     )
     c.add_argument("--out", required=True, metavar="DIR")
-    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--seed", type=int, default=0, help="the same seed rebuilds byte-identical files (default 0)")
     c.add_argument("--limit", type=int, help="only the first N KGQA samples")
     c.add_argument(
         "--verbaliser",

@@ -139,8 +139,18 @@ def cmd_train_evaluator(args: argparse.Namespace) -> int:
     from kgcite.train.evaluator import train_evaluator
 
     config = _train_config(args)
-    summary = train_evaluator(args.bench, args.out, config, n=args.samples)
-    print(json.dumps(summary["train"]["categories"]))
+    if args.without and not args.graphs:
+        raise InputError("--without", None, None, "leaves a graph out of --graphs; give --graphs too")
+    if args.bench:
+        summary = train_evaluator(args.bench, args.out, config, n=args.samples)
+    else:
+        from kgcite.train.evaluator_data import graph_rows
+
+        graphs = [g for g in args.graphs if g != args.without]
+        rows = [r for g in graphs for r in graph_rows(g, args.per_graph, args.seed) if r["split"] == "train"]
+        print(f"training rows: {len(rows):,} from {', '.join(graphs)}", file=sys.stderr)
+        summary = train_evaluator(rows, args.out, config, n=args.samples, described="graphs: " + ", ".join(graphs))
+    print(json.dumps({"graphs": summary["train"]["graphs"], "categories": summary["train"]["categories"]}))
     print(
         f"model: {Path(args.out) / 'onnx'}; score it with kgcite evaluate-evaluator --evaluator trained:{Path(args.out) / 'onnx'}"
     )
@@ -398,11 +408,29 @@ def register(
         help="train the 4-way attribution evaluator (CAQA categories) on a `kgcite build caqa` train split",
         description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out.',
     )
-    te.add_argument("--bench", required=True, metavar="TRAIN.jsonl", help="a CAQA-style train split")
-    _train_options(te, epochs=1, lr=5e-5)
-    te.add_argument("--max-length", type=int, default=192)
+    data = te.add_mutually_exclusive_group(required=True)
+    data.add_argument("--bench", metavar="TRAIN.jsonl", help="a CAQA-style train split (`kgcite build caqa`)")
+    data.add_argument(
+        "--graphs",
+        nargs="+",
+        choices=["metaqa", "biokalma", "synthetic"],
+        help="build the training data from these graphs (the train split of each; synthetic: graphs 1-6)",
+    )
+    te.add_argument("--without", metavar="GRAPH", help="with --graphs: leave this graph out (leave-one-graph-out)")
     te.add_argument(
-        "--samples", type=int, default=12_000, help="training samples, balanced by category (default 12,000)"
+        "--per-graph",
+        type=int,
+        default=2500,
+        metavar="N",
+        help="with --graphs: source questions per graph and hop count (default 2500)",
+    )
+    _train_options(te, epochs=2, lr=5e-5)
+    te.add_argument("--max-length", type=int, default=160, help="tokens of claim + evidence (default 160)")
+    te.add_argument(
+        "--samples",
+        type=int,
+        default=6_000,
+        help="training samples, balanced by category (and by graph with --graphs) (default 6,000)",
     )
     te.set_defaults(func=cmd_train_evaluator)
 

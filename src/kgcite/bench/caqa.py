@@ -15,6 +15,7 @@ Adaptation: the union extension joins entities *sharing e0's name*; where ids ar
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.bench.caqa_query import ANSWER, Fact, Pattern, Query, TripleIndex, answers, ground, is_var
-from kgcite.bench.caqa_text import declarative, humanise_text, lower_first, lower_wh, phrase, restriction, spoken_name
+from kgcite.bench.caqa_text import (
+    declarative,
+    humanise_text,
+    id_style,
+    lower_first,
+    lower_wh,
+    phrase,
+    restriction,
+    spoken_name,
+)
 from kgcite.evaluate.lexicon import property_label
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
@@ -98,8 +108,8 @@ SayFact = Callable[[Fact, random.Random], str]
 
 
 class Extender:
-    def __init__(self, index: TripleIndex, say: SayFact) -> None:
-        self.index, self.say = index, say
+    def __init__(self, index: TripleIndex, say: SayFact, name: Callable[[str], str]) -> None:
+        self.index, self.say, self.name = index, say, name
         self.text_rng = random.Random(0)  # set per sample by the builder
 
     def extend(self, sample: KGQASample, rng: random.Random) -> Extended | None:
@@ -154,7 +164,7 @@ class Extender:
             return None
         s, r, o = rng.choice(facts)
         pattern: Pattern = (ANSWER, r, o) if s == a else (s, r, ANSWER)
-        extra = restriction(r, spoken_name(self.index.label(o if s == a else s)), s == a)
+        extra = restriction(r, self.name(o if s == a else s), s == a)
         return Extended(
             Query.of([*q.patterns, pattern]), f"{question}, among those {extra}?", "intersection", "intersection-2"
         )
@@ -175,9 +185,7 @@ class Extender:
         e1 = rng.choice(sorted(same))
         branch: Pattern = (e1, r, o) if subject_side else (s, r, e1)
         query = Query((((s, r, o),), (branch,)))
-        return Extended(
-            query, f"{sample.question.rstrip(' ?')}? And for {spoken_name(self.index.label(e1))}?", "union", "union"
-        )
+        return Extended(query, f"{sample.question.rstrip(' ?')}? And for {self.name(e1)}?", "union", "union")
 
 
 # -- grounding and edits ------------------------------------------------------------------------
@@ -314,12 +322,27 @@ class CaqaBuilder:
 
     def __init__(self, index: TripleIndex, say: Callable[[Triple], str] | None = None, *, seed: int = 0) -> None:
         self.index, self.say, self.seed = index, say, seed
-        self.extender = Extender(index, self.sentence)
+        self.extender = Extender(index, self.sentence, self.name)
         self.skipped: Counter[str] = Counter()
+        self.skipped_ids: list[tuple[str, str]] = []  # (sample id, reason): what a user can look up
         self.rules: Counter[str] = Counter()
+        self.ids = id_style(index.labels.values())
+
+    def question_text(self, sample: KGQASample) -> str:
+        """The question with the names of its constants humanised (``stockholm`` → ``Stockholm``)."""
+        text = humanise_text(sample.question)
+        for c in sorted(sample.query.constants()):
+            raw, name = self.index.label(c), self.name(c)
+            if raw != name:
+                text = re.sub(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", name.replace("\\", r"\\"), text)
+        return text
+
+    def _skip(self, sample_id: str, reason: str) -> None:
+        self.skipped[reason] += 1
+        self.skipped_ids.append((sample_id, reason))
 
     def name(self, entity: str) -> str:
-        return spoken_name(self.index.label(entity))
+        return spoken_name(self.index.label(entity), ids=self.ids)
 
     def sentence(self, fact: Fact, rng: random.Random) -> str:
         s, r, o = fact
@@ -335,14 +358,14 @@ class CaqaBuilder:
     def build(self, sample: KGQASample) -> list[CaqaSample]:
         rng = random.Random(f"{self.seed}:{sample.id}")
         text_rng = self.extender.text_rng = random.Random(f"{self.seed}:{sample.id}:text")
-        sample = replace(sample, question=humanise_text(sample.question))
+        sample = replace(sample, question=self.question_text(sample))
         if answers(self.index, sample.query) != set(sample.answers):
-            self.skipped["not reproducible"] += 1
+            self._skip(sample.id, "not reproducible")
             return []
         ext = self.extender.extend(sample, rng)
         g = ground_query(self.index, ext.query, rng) if ext else None
         if ext is None or g is None:
-            self.skipped["no extension or grounding"] += 1
+            self._skip(sample.id, "no extension or grounding")
             return []
         support = g.fact_set
         shown = sorted(answers(set(support), ext.query))
@@ -358,7 +381,7 @@ class CaqaBuilder:
         for category in CATEGORIES:
             edit = edits[category]
             if edit is None:
-                self.skipped[f"no {category} edit"] += 1
+                self._skip(sample.id, f"no {category} edit")
                 continue
             facts, supported = edit
             out.append(

@@ -10,9 +10,10 @@ declarative made from the question by rules ("who directed X?" → "A directed X
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -83,9 +84,16 @@ def looks_like_id(label: str) -> bool:
     return "_" in label and " " not in label.strip()
 
 
-def humanise(label: str) -> str:
-    """A name as people write it; labels that are already names are left alone."""
-    if not looks_like_id(label):
+def id_style(labels: Iterable[str]) -> bool:
+    """Whether a graph writes its labels as identifiers (a third or more of a sample of them)."""
+    sample = list(itertools.islice(labels, 2000))
+    return bool(sample) and sum(map(looks_like_id, sample)) >= len(sample) / 3
+
+
+def humanise(label: str, *, ids: bool = False) -> str:
+    """A name as people write it; labels that are already names are left alone. ``ids``: the
+    graph writes identifiers, so a lone lower-case word is one too (``stockholm`` → ``Stockholm``)."""
+    if not (looks_like_id(label) or (ids and label.isalpha() and label.islower())):
         return label
     words = [w for w in label.strip("_").split("_") if w]
     out: list[str] = []
@@ -103,9 +111,9 @@ def humanise(label: str) -> str:
     return " ".join(out)
 
 
-def spoken_name(label: str) -> str:
+def spoken_name(label: str, *, ids: bool = False) -> str:
     """How a sample's text names a node: identifiers humanised, ISO dates spoken."""
-    return speak(humanise(label))
+    return speak(humanise(label, ids=ids))
 
 
 _ID_WORD = re.compile(r"[\w.-]*_[\w.-]*")
