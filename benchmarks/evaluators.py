@@ -1,6 +1,6 @@
 """Attribution evaluators on CAQA-style test splits, in the layout of CAQA Table 6.
 
-Two benches, built in this run with `kgcite.bench.caqa` (template verbaliser, seed 0):
+Two benches, built in this run with `kgcite.bench.caqa` (the builder's varied phrasings, seed 0):
 - MetaQA: the test split of the build from the MetaQA test questions (the trained evaluator's
   training data is the train split of the same build: same graph, disjoint questions);
 - BioKaLMA: single-triple questions over the BioKaLMA graph ("What is the {relation} of
@@ -16,45 +16,35 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from typing import Any
 
 from kgcite.bench.caqa import CATEGORIES, COMPLEXITIES, CaqaBuilder, metaqa_samples, single_triple_samples, split_of
 from kgcite.bench.caqa_query import TripleIndex
 from kgcite.bench.metaqa import read_questions
 from kgcite.evaluate.attribution import evaluator_report
-from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, TrainedEvaluator
+from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, TrainedEvaluator, judge_rows
 from kgcite.evaluate.report import format_table
-from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import read_biokalma, read_tsv, shipped_biokalma, shipped_data
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.nli import OnnxNLI
-from kgcite.train.nli_data import metaqa_template
 
 
 def metaqa_test() -> list[dict[str, Any]]:
     index = TripleIndex(read_tsv(shipped_data("metaqa", "kb.txt")))
     qs = [q for h in (1, 2, 3) for q in read_questions(h)]
-    rows = [s.to_dict() for s in CaqaBuilder(index, metaqa_template, seed=0).build_all(metaqa_samples(qs))]
+    rows = [s.to_dict() for s in CaqaBuilder(index, seed=0).build_all(metaqa_samples(qs))]
     return [r for r in rows if split_of(r["source"], r["complexity"], 0) == "test"]
 
 
 def biokalma_test(n: int) -> list[dict[str, Any]]:
     triples = {t.key: t for p in shipped_biokalma("all") for it in read_biokalma(p) for t in it.graph.triples}
     index = TripleIndex(triples.values())
-    return [s.to_dict() for s in CaqaBuilder(index, verbalize, seed=0).build_all(single_triple_samples(index, n, 0))]
+    return [s.to_dict() for s in CaqaBuilder(index, seed=0).build_all(single_triple_samples(index, n, 0))]
 
 
 def score(evaluator: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    t0 = time.perf_counter()
-    judged = []
-    for b in range(0, len(rows), 32):
-        judged += evaluator.judge(
-            [AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in rows[b : b + 32]]
-        )
-    rep = evaluator_report(rows, [j.category for j in judged])
-    rep["per_s"] = len(rows) / (time.perf_counter() - t0)
-    return rep
+    predicted, seconds = judge_rows(evaluator, rows, batch_size=32)
+    return evaluator_report(rows, predicted) | {"per_s": len(rows) / seconds}
 
 
 def row(bench: str, name: str, rep: dict[str, Any]) -> tuple[Any, ...]:

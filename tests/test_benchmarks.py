@@ -22,6 +22,10 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("documents_metaqa.py", ["bi-encoder only", "fused (default)"]),
         ("eval_speed.py", ["citations only (baseline)", "citations + alignment (rules, then NLI)"]),
         ("evaluators.py", ["trained (kgcite, 4-way)", "nli (AutoIS-style, binary)"]),
+        (
+            "evaluator_graphs.py",
+            ["shipped (baseline)", "held out: trained without it", "in domain: trained on all", "port (hand-written)"],
+        ),
         ("kg_lookup.py", ["embedded in memory, pattern API", "SPARQL server (HTTP)"]),
         ("nli_speed.py", ["batch 32", "batch 1 (baseline)"]),
         ("serve_load.py", ["one at a time (baseline)", "5 at once"]),

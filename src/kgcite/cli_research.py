@@ -420,9 +420,9 @@ def register(
     te.add_argument(
         "--per-graph",
         type=int,
-        default=2500,
         metavar="N",
-        help="with --graphs: source questions per graph and hop count (default 2500)",
+        help="with --graphs: source questions per graph (default: MetaQA 2500 per hop count, BioKaLMA 1200 "
+        "per kind, 500 per synthetic graph)",
     )
     _train_options(te, epochs=2, lr=5e-5)
     te.add_argument("--max-length", type=int, default=160, help="tokens of claim + evidence (default 160)")

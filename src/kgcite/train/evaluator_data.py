@@ -73,8 +73,16 @@ def synthetic_rows(graph_seeds: Sequence[int], n: int, seed: int = 0, split: str
     return out
 
 
-def graph_rows(graph: str, n: int, seed: int = 0, *, test: bool = False) -> list[Row]:
-    """The rows of a named source. ``test``: the synthetic source's held-out graphs (101, 102)."""
+#: Source questions per graph (per hop count for MetaQA, per kind for BioKaLMA, per synthetic graph).
+RECIPE = {"metaqa": 2500, "biokalma": 1200, "synthetic": 500}
+
+
+def graph_rows(graph: str, n: int | None = None, seed: int = 0, *, test: bool = False) -> list[Row]:
+    """The rows of a named source (``n`` source questions, default :data:`RECIPE`'s).
+    ``test``: the synthetic source's held-out graphs (101, 102)."""
+    if graph not in RECIPE:
+        raise ValueError(f"unknown graph {graph!r}: choose from {', '.join(GRAPHS)}")
+    n = RECIPE[graph] if n is None else n
     builders: dict[str, Callable[[], list[Row]]] = {
         "metaqa": lambda: metaqa_rows(n, seed),
         "biokalma": lambda: biokalma_rows(n, seed),
@@ -82,8 +90,6 @@ def graph_rows(graph: str, n: int, seed: int = 0, *, test: bool = False) -> list
             synthetic_rows((101, 102), n, seed, "test") if test else synthetic_rows(range(1, 7), n, seed, "train")
         ),
     }
-    if graph not in builders:
-        raise ValueError(f"unknown graph {graph!r}: choose from {', '.join(GRAPHS)}")
     return builders[graph]()
 
 
