@@ -6,7 +6,8 @@ relations. For each source G, a model trained on the other two is scored on G's 
 model trained on all three is scored on every test split (in domain) and, with every other model,
 on graphs no model trains on: the synthetic test graphs 101 and 102 and three small graphs
 written by hand (``benchmarks/data``: the lab and port graphs, the fictional family graph), whose
-questions are generated from them. The shipped evaluator is scored on the same samples in the
+questions are generated from them, and twelve attribution cases written by hand about the family
+graph (``benchmarks/data/attribution/ordinary.jsonl``: two parts, typos, namesakes, missing facts). The shipped evaluator is scored on the same samples in the
 same run as the baseline.
 
     python benchmarks/evaluator_graphs.py --models runs/evaluator-graphs [--train] [--limit 1000]
@@ -29,6 +30,7 @@ from kgcite.evaluate.attribution import evaluator_report
 from kgcite.evaluate.evaluators import TrainedEvaluator, judge_rows
 from kgcite.evaluate.report import format_table
 from kgcite.kg.embedded import EmbeddedStore
+from kgcite.train.evaluator import read_bench
 from kgcite.train.evaluator_data import GRAPHS, Row, graph_rows, rows_from_triples
 
 DATA = Path(__file__).parent / "data"
@@ -54,6 +56,7 @@ def test_sets(per_graph: int | None, limit: int) -> tuple[dict[str, list[Row]], 
         store = EmbeddedStore()
         store.load(path)
         unseen[name] = cut(rows_from_triples(name, list(store.match()), 400))
+    unseen["12 cases written by hand"] = read_bench(DATA / "attribution" / "ordinary.jsonl")
     return sources, unseen
 
 

@@ -215,3 +215,56 @@ def test_union_queries_answer_as_a_union(index: TripleIndex) -> None:
     assert answers(index, q) == answers(index, Query.of([("Jaws", "directed_by", "?a")])) | answers(
         index, Query.of([("Alien", "directed_by", "?a")])
     )
+
+
+FREEBASE_STYLE = """enno_iii_count_of_ostfriesland	parent	edzard_ii_count_of_ostfriesland
+enno_iii_count_of_ostfriesland	spouse	anna_of_holstein-gottorp
+rudolf_christian_count_of_ostfriesland	parent	enno_iii_count_of_ostfriesland
+rudolf_christian_count_of_ostfriesland	parent	anna_of_holstein-gottorp
+anna_of_holstein-gottorp	children	rudolf_christian_count_of_ostfriesland
+anna_of_holstein-gottorp	children	ulrich_ii_count_of_ostfriesland
+ulrich_ii_count_of_ostfriesland	parent	enno_iii_count_of_ostfriesland
+ulrich_ii_count_of_ostfriesland	place_of_death	aurich
+rudolf_christian_count_of_ostfriesland	place_of_death	leerort
+enno_iii_count_of_ostfriesland	place_of_death	aurich
+edzard_ii_count_of_ostfriesland	place_of_death	aurich
+anna_of_holstein-gottorp	place_of_birth	gottorf_castle
+aurich	containedby	east_frisia
+leerort	containedby	east_frisia
+edzard_ii_count_of_ostfriesland	religion	lutheranism
+enno_iii_count_of_ostfriesland	religion	lutheranism
+ulrich_ii_count_of_ostfriesland	religion	calvinism
+edzard_ii_count_of_ostfriesland	spouse	katarina_vasa
+katarina_vasa	parent	gustav_i_of_sweden
+katarina_vasa	place_of_birth	stockholm
+gustav_i_of_sweden	place_of_death	stockholm
+"""
+
+
+def test_build_caqa_from_a_graph_without_questions(tmp_path: Path) -> None:
+    """Identifier-style names are humanised, questions are generated, the same seed rebuilds the same bytes."""
+    graph = tmp_path / "fb.tsv"
+    graph.write_text(FREEBASE_STYLE)
+    outs = []
+    for name in ("a", "b"):
+        res = kgcite(
+            "build", "caqa", "--kg", str(graph), "--generate", "30", "--seed", "5", "--out", str(tmp_path / name)
+        )
+        assert res.returncode == 0, res.stderr
+        outs.append(
+            {f: (tmp_path / name / f).read_bytes() for f in ("train.jsonl", "dev.jsonl", "test.jsonl", "skipped.jsonl")}
+        )
+    assert outs[0] == outs[1]
+    rows = [
+        json.loads(line)
+        for f in ("train.jsonl", "dev.jsonl", "test.jsonl")
+        for line in outs[0][f].decode().splitlines()
+    ]
+    assert len(rows) > 20 and {r["category"] for r in rows} == set(CATEGORIES)
+    text = " ".join(r["question"] + r["answer_statement"] + r["citation"] for r in rows)
+    assert "_" not in text and "Count of Ostfriesland" in text and "aurich" not in text
+    assert all(not r["answer_statement"].startswith("The answer to") for r in rows)
+    skipped = [json.loads(line) for line in outs[0]["skipped.jsonl"].decode().splitlines()]
+    assert all({"id", "reason"} <= set(s) for s in skipped)
+    none = kgcite("build", "caqa", "--kg", str(graph), "--out", str(tmp_path / "c"))
+    assert none.returncode == 2 and "--generate" in none.stderr
