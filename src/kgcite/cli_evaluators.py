@@ -44,6 +44,8 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     if not Path(args.bench).exists():
         raise InputError(args.bench, None, None, "no such benchmark file")
     everything = read_bench(args.bench)
+    if not everything:
+        raise InputError(args.bench, None, None, "has no samples (a small graph may leave a split empty)")
     rows = list(everything)
     shots = [
         next(r for r in reversed(rows) if r["category"] == c)

@@ -337,7 +337,7 @@ def register(
         type=float,
         default=0.0,
         metavar="P",
-        help='share of KG hypotheses whose property is named in another inflection ("stars actors" for "starred actors"); default 0 (the shipped recipe); 0.3 is an experiment in the README',
+        help='share of KG hypotheses whose property is named in another inflection ("stars actors" for "starred actors"); default 0 (the shipped recipe); 0.3 is an experiment in docs/results.md',
     )
     _llm_options(tn)
     tn.set_defaults(func=cmd_train_nli)

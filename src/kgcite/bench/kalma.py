@@ -8,7 +8,7 @@ N: entries; perp_r: the LLM's perplexity of the paragraph followed by the fact i
 sentence (three templates by the relation's part of speech) — and extend the paragraph with the
 best one (LLM, Table 10). Last, a general and a specific question (Tables 11–12).
 
-DESIGN.md §8 holds here too: a new sentence from the LLM is kept only if it states the fact's
+docs/concepts.md holds here too: a new sentence from the LLM is kept only if it states the fact's
 value; otherwise the template sentence is used, and every selected fact is in the minimum set
 whatever the LLM wrote. Perplexity needs token log-probabilities (llama.cpp gives them); without
 them coherence is left out (α = 1) and the entry says so.

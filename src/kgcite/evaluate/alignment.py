@@ -1,4 +1,4 @@
-"""Text–citation alignment and conscious-incompetence (``[NA]``) scores (KaLMA §4.3–4.4, DESIGN.md §4).
+"""Text–citation alignment and conscious-incompetence (``[NA]``) scores (KaLMA §4.3–4.4, docs/concepts.md).
 
 The scores are pure functions of support judgments; :class:`AttributionScorer` collects the
 (sentence, knowledge) pairs of many answers, asks the judge once for all of them, and hands the
@@ -47,7 +47,7 @@ class NAReport:
 
 @dataclass(frozen=True)
 class GapReport:
-    """kgcite's ``[NA]`` scores for grounded answers (DESIGN.md §4): does an ``[NA]`` sentence
+    """kgcite's ``[NA]`` scores for grounded answers (docs/concepts.md): does an ``[NA]`` sentence
     name the missing (entity, property)? A grounded answer cannot know the missing value."""
 
     n_na_sentences: int

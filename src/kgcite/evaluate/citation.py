@@ -1,4 +1,4 @@
-"""KaLMA citation quality: correctness, precision, recall, F1 (DESIGN.md §4, paper §4.3, Fig. 2).
+"""KaLMA citation quality: correctness, precision, recall, F1 (docs/concepts.md, paper §4.3, Fig. 2).
 
 Pure functions over the parsed citations, the retrieved graph G and the minimum knowledge set M.
 All three sides compare in canonical form (:mod:`kgcite.kg.keys`): ``date_of_birth`` in a

@@ -1,4 +1,4 @@
-"""The judge's rules: does a sentence state subject, relation and value of a triple? (DESIGN.md §4)
+"""The judge's rules: does a sentence state subject, relation and value of a triple? (docs/concepts.md)
 
 Rules decide what they can read off the words and leave the rest to the NLI model:
 

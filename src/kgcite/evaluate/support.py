@@ -1,6 +1,6 @@
 """Does a sentence state a fact? One judge for alignment, ``[NA]`` scoring and verification.
 
-DESIGN.md §4: the rules (:mod:`kgcite.evaluate.rules`) decide what the words settle — subject,
+docs/concepts.md: the rules (:mod:`kgcite.evaluate.rules`) decide what the words settle — subject,
 relation and value stated, or a stated date that differs — and the NLI model's binary entailment
 decides the rest, all undecided pairs of a call in one batch. Without a model the undecided
 pairs count as unsupported: the judge never trusts a value alone.
@@ -18,7 +18,7 @@ from kgcite.models.nli import NLIModel
 
 
 def hypothesis(relation: str, value: str, subject: str | None = None) -> str:
-    """What a citation triple claims, as NLI reads it (DESIGN.md §4): ``[subject] property: value``."""
+    """What a citation triple claims, as NLI reads it (docs/concepts.md): ``[subject] property: value``."""
     claim = f"{property_label(relation)}: {value}"
     return f"{subject} {claim}" if subject else claim
 

@@ -1,6 +1,6 @@
 """How a value is written in a sentence: normalised words, spoken dates, numbers.
 
-The judge (DESIGN.md §4) compares values as quantities: "November 1, 1871" states ``1871-11-01``
+The judge (docs/concepts.md) compares values as quantities: "November 1, 1871" states ``1871-11-01``
 and "November 11, 1871" contradicts it. Everything here works on normalised word lists, so
 punctuation and accents never decide.
 """

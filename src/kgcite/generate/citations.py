@@ -1,4 +1,4 @@
-"""Citation syntax: an answer's text to sentences with their citations, and back (DESIGN.md §3).
+"""Citation syntax: an answer's text to sentences with their citations, and back (docs/concepts.md).
 
 ``[Q212657, place of birth: Rome, occupation: painter]`` is one KG citation carrying two citation
 triples; ``[1][2]`` are quote citations of numbered passages; ``[NA]`` marks a sentence whose

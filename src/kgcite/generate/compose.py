@@ -5,7 +5,7 @@ citation of a number that was not given is dropped (validity), and a citation wh
 not support its sentence is dropped, leaving an uncited sentence flagged ``[NA]`` (alignment).
 When nothing the model wrote keeps a citation — or there is no model — the answer is
 *extractive*: the evidence sentences closest to the question, verbatim, each citing its quote
-(DESIGN.md §8: the program guarantees, the model only phrases).
+(docs/concepts.md: the program guarantees, the model only phrases).
 """
 
 from __future__ import annotations

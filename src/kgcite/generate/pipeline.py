@@ -3,7 +3,7 @@
 ``free`` is KaLMA's baseline (the LLM writes text and citations; a repair step then keeps only
 citations of retrieved triples). ``grounded`` selects the triples first, states them with the
 template verbaliser, lets the LLM rephrase, and keeps the rephrasing only if it still states
-every cited fact and adds none (DESIGN.md §8): every citation is a retrieved triple by
+every cited fact and adds none (docs/concepts.md): every citation is a retrieved triple by
 construction, and a verify step flags unsupported sentences ``[NA]``.
 """
 

@@ -1,6 +1,6 @@
 """The template verbaliser: one plain sentence per relation, the values verbatim.
 
-It is the floor of grounded generation (DESIGN.md §8): whatever an LLM makes of the facts, this
+It is the floor of grounded generation (docs/concepts.md): whatever an LLM makes of the facts, this
 text is always available and always states exactly what it cites, so the judge supports it.
 Common Wikidata relations have hand-written patterns; any other relation label is read by its
 parts of speech (spaCy): a verb ("X founded Y"), a participle ("X was directed by Y"), a noun

@@ -2,7 +2,7 @@
 
 A :class:`Verifier` reads claims (sentence, cited triple, the text before it); the judge of
 :mod:`kgcite.evaluate.support` is the one kgcite ships, so verification and the alignment metric
-never disagree (DESIGN.md §4).
+never disagree (docs/concepts.md).
 """
 
 from __future__ import annotations

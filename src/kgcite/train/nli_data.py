@@ -1,6 +1,6 @@
 """Training and test pairs for kgcite's NLI model: SICK plus attribution pairs made from a KG.
 
-The attribution pairs have the shape the alignment metric asks about (DESIGN.md §4): premise =
+The attribution pairs have the shape the alignment metric asks about (docs/concepts.md): premise =
 a sentence stating facts about one entity, hypothesis = ``property: value``. Labels come from
 the graph, not from a model:
 

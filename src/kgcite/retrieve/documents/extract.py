@@ -1,7 +1,7 @@
 """Evidence Extractor (EWEK-QA §3.1.1, §A.7.2): query-dependent spans, as opposed to the
 splitter's fixed blocks.
 
-No extractive-QA model can be installed here (MODELS.md), so two extractors stand in for the
+No extractive-QA model can be installed here, so two extractors stand in for the
 paper's fine-tuned DeBERTa: :class:`WindowExtractor` scores windows of consecutive sentences
 against the question with the bi-encoder, and :class:`LLMSpanExtractor` asks an LLM to copy
 the supporting sentences and aligns the copy back onto the source (:func:`align_span`), so a
