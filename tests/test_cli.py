@@ -353,3 +353,23 @@ def test_serve_says_when_it_is_ready(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_errors_share_one_root_and_main_reports_them_in_one_line() -> None:
+    from kgcite.errors import InputError, KgciteError, KGError, LLMError, ModelError, TrainError, UsageError
+
+    for cls in (InputError, UsageError, ModelError, LLMError, KGError, TrainError):
+        assert issubclass(cls, KgciteError)
+    assert issubclass(LLMError, ModelError)
+    res = kgcite("train", "evaluator", "--without", "metaqa", "--bench", "x.jsonl", "--out", "/tmp/never")
+    assert res.returncode == 2 and res.stderr.startswith("kgcite: error: --without") and "Traceback" not in res.stderr
+
+
+def test_verbose_logs_what_kgcite_does(tmp_path: Path) -> None:
+    graph = tmp_path / "g.tsv"
+    graph.write_text("Ann|born_in|Leeds\n")
+    quiet = kgcite("ask", "--kg", str(graph), "Where was Ann born?")
+    loud = kgcite("--verbose", "ask", "--kg", str(graph), "Where was Ann born?")
+    assert quiet.returncode == loud.returncode == 0
+    assert "kgcite: " not in quiet.stderr.replace("kgcite: error", "")
+    assert "kgcite: kgcite." in loud.stderr

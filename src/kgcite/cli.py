@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kgcite.errors import KgciteError, TrainError, UsageError
 from kgcite.evaluate.citation import CitationReport
 from kgcite.evaluate.lexicon import property_label
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator
-from kgcite.kg import EmbeddedStore, Entity, InputError, KGError, SparqlStore, Subgraph, open_store, scheme_named
+from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, open_store, scheme_named
 from kgcite.kg.embedded import biokalma_store, is_store
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime, default_cache_path
-from kgcite.train import TrainError
 
 
 def _sample_answers() -> Path:
@@ -468,6 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Verifiable question answering over knowledge graphs: citations to KG triples, [NA], and their metrics.",
     )
     parser.add_argument("--version", action="version", version=f"kgcite {_version()}")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log what kgcite is doing (models loaded, stores opened)"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="load the shipped BioKaLMA graph and score the shipped sample answers")
@@ -600,16 +604,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command. Any :class:`KgciteError` becomes one ``kgcite: error: …`` line, no traceback:
+    exit 2 for what the user fixes (input, options, training set-up), 1 for a model or store
+    failing at run time (so scripts can retry those)."""
     args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+        format="kgcite: %(name)s: %(message)s",
+    )
     try:
         return int(args.func(args))
-    except InputError as exc:
+    except (InputError, UsageError, TrainError) as exc:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 2
-    except TrainError as exc:
-        print(f"kgcite: error: {exc}", file=sys.stderr)
-        return 2
-    except (KGError, LLMError) as exc:
+    except KgciteError as exc:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.cli import runtime_from_args
+from kgcite.errors import UsageError
 from kgcite.evaluate.alignment import AttributionScorer
 from kgcite.evaluate.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.evaluate.plots import bar_chart, line_chart
@@ -140,7 +141,7 @@ def cmd_train_evaluator(args: argparse.Namespace) -> int:
 
     config = _train_config(args)
     if args.without and not args.graphs:
-        raise InputError("--without", None, None, "leaves a graph out of --graphs; give --graphs too")
+        raise UsageError("--without leaves a graph out of --graphs; give --graphs too")
     if args.bench:
         summary = train_evaluator(args.bench, args.out, config, n=args.samples)
     else:

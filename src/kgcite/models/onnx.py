@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from kgcite.models.llm import LLMError
+from kgcite.errors import ModelError
 
 
 def cpu_session(path: str | Path, threads: int) -> Any:
@@ -18,7 +18,7 @@ def cpu_session(path: str | Path, threads: int) -> Any:
     try:
         import onnxruntime as ort
     except ImportError as exc:
-        raise LLMError("ONNX models need onnxruntime: python -m pip install -e .") from exc
+        raise ModelError("ONNX models need onnxruntime: python -m pip install -e .") from exc
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
@@ -30,7 +30,7 @@ def bert_tokenizer(path: str | Path, max_length: int) -> Any:
     try:
         from tokenizers import Tokenizer
     except ImportError as exc:
-        raise LLMError("ONNX models need tokenizers: python -m pip install -e .") from exc
+        raise ModelError("ONNX models need tokenizers: python -m pip install -e .") from exc
     tok = Tokenizer.from_file(str(path))
     tok.enable_truncation(max_length)
     tok.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -65,7 +65,9 @@ class PairExport:
         """``kind`` names the model in errors ("NLI"); ``trainer`` is the ``kgcite train`` command that makes one."""
         path = model_dir / "model.onnx"
         if not path.exists():
-            raise LLMError(f"{path}: no {kind} model here; train one with `kgcite train {trainer}` or reinstall kgcite")
+            raise ModelError(
+                f"{path}: no {kind} model here; train one with `kgcite train {trainer}` or reinstall kgcite"
+            )
         meta = json.loads((model_dir / "labels.json").read_text())
         tokenizer = bert_tokenizer(model_dir / "tokenizer.json", int(meta.get("max_length", 128)))
         return cls(cpu_session(path, threads), tokenizer, list(meta["labels"]))

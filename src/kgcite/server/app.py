@@ -24,13 +24,13 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from kgcite.errors import LLMError, ModelError
 from kgcite.evaluate.records import record_from_obj
 from kgcite.evaluate.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
-from kgcite.models.llm import LLMError
 from kgcite.runtime import Runtime
 from kgcite.server.queue import ModelQueue, QueueFull
 from kgcite.server.reports import ReportFolder, ReportNotFound
@@ -241,9 +241,10 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
             json.dumps({"detail": jsonable_encoder(errors)}, ensure_ascii=True), 422, media_type="application/json"
         )
 
-    @app.exception_handler(LLMError)
-    async def _llm(_: Request, exc: LLMError) -> JSONResponse:
-        return JSONResponse({"detail": f"the language model failed: {exc}"}, 502)
+    @app.exception_handler(ModelError)
+    async def _model(_: Request, exc: ModelError) -> JSONResponse:
+        what = "the language model" if isinstance(exc, LLMError) else "a model"
+        return JSONResponse({"detail": f"{what} failed: {exc}"}, 502)
 
     @app.get("/health", summary="liveness, the loaded models and the queue; 503 when the model thread is stuck")
     async def health() -> JSONResponse:

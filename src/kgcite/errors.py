@@ -1,0 +1,43 @@
+"""kgcite's errors: one root, so a caller (and ``main``) can tell kgcite's failures from bugs.
+
+``InputError`` and ``UsageError`` are the user's to fix (a bad file line, options that do not
+fit together); ``ModelError`` and ``KGError`` are a model or a store failing at run time;
+``TrainError`` is training that cannot start (no train extra, bad labels).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class KgciteError(Exception):
+    """The root of every error kgcite raises on purpose."""
+
+
+class InputError(KgciteError, ValueError):
+    """Bad input, located: ``file:line: field: problem``."""
+
+    def __init__(self, path: str | Path, line: int | None, field: str | None, problem: str) -> None:
+        self.path, self.line, self.field, self.problem = str(path), line, field, problem
+        where = f"{path}:{line}" if line is not None else str(path)
+        super().__init__(f"{where}: {field}: {problem}" if field else f"{where}: {problem}")
+
+
+class UsageError(KgciteError, ValueError):
+    """Options that do not fit together, or a required one missing."""
+
+
+class ModelError(KgciteError, RuntimeError):
+    """A model could not be loaded or run (ONNX export, spaCy package, LLM backend)."""
+
+
+class LLMError(ModelError):
+    """An LLM backend failed to answer (unreachable, timeout, HTTP error, unreadable reply)."""
+
+
+class KGError(KgciteError, RuntimeError):
+    """A store could not answer (endpoint down, bad response, unreadable store)."""
+
+
+class TrainError(KgciteError, RuntimeError):
+    """Training cannot run here (the train extra is missing, a label is unknown)."""
