@@ -18,7 +18,7 @@ from kgcite.evaluate.alignment import AttributionScorer
 from kgcite.evaluate.records import read_records
 from kgcite.evaluate.report import citation_report, format_table
 from kgcite.evaluate.suite import FullEvaluation
-from kgcite.evaluate.support import SupportJudge
+from kgcite.judge.support import SupportJudge
 from kgcite.models.nli import OnnxNLI
 
 

@@ -33,8 +33,8 @@ from typing import Any
 
 from kgcite.evaluate.alignment import alignment_claims, names_gap
 from kgcite.evaluate.report import format_table
-from kgcite.evaluate.support import SupportJudge
 from kgcite.generate.citations import NACitation, ParsedAnswer, Sentence, cite_triples
+from kgcite.judge.support import SupportJudge
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.models.nli import load_nli

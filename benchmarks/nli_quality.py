@@ -22,15 +22,15 @@ from collections.abc import Callable, Sequence
 from kgcite.bench.kalma_examples import answers, crane_graph
 from kgcite.evaluate.alignment import AttributionScorer
 from kgcite.evaluate.classification import binary_accuracy, false_acceptance
-from kgcite.evaluate.lexicon import LEXICON, Lexicon
 from kgcite.evaluate.report import format_table
-from kgcite.evaluate.rules import Claim
-from kgcite.evaluate.support import SupportJudge, value_relations
-from kgcite.evaluate.values import states_value
+from kgcite.judge.rules import Claim
+from kgcite.judge.support import SupportJudge, value_relations
 from kgcite.kg.keys import property_key
 from kgcite.kg.loaders import read_tsv, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.models.nli import LABELS, CachedNLI, load_nli
+from kgcite.text.lexicon import LEXICON, Lexicon
+from kgcite.text.values import states_value
 from kgcite.train.nli import score
 from kgcite.train.nli_data import LabelledPair, biokalma_triples, kg_pairs, metaqa_pairs, sick_split
 

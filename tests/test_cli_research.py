@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from kgcite.evaluate.experiments import items_with_minimum, remove_knowledge, replace_graphs
+from kgcite.experiments import items_with_minimum, remove_knowledge, replace_graphs
 from kgcite.kg.loaders import shipped_data
 from tests.test_cli import kgcite
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from kgcite.errors import KgciteError, TrainError, UsageError
 from kgcite.evaluate.citation import CitationReport
-from kgcite.evaluate.lexicon import property_label
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.citations import attach_marks
@@ -24,6 +23,7 @@ from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime, default_cache_path
+from kgcite.text.lexicon import property_label
 
 
 def _sample_answers() -> Path:

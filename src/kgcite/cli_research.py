@@ -12,12 +12,12 @@ from typing import Any
 from kgcite.cli import runtime_from_args
 from kgcite.errors import UsageError
 from kgcite.evaluate.alignment import AttributionScorer
-from kgcite.evaluate.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.evaluate.plots import bar_chart, line_chart
 from kgcite.evaluate.quality import GEval
 from kgcite.evaluate.records import read_records
 from kgcite.evaluate.report import QUALITY_ASPECTS, eval_report_markdown, experiment_markdown, format_table
 from kgcite.evaluate.suite import FullEvaluation
+from kgcite.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.kg.loaders import InputError
 from kgcite.models.nli import load_nli
 

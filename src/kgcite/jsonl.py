@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kgcite.kg.loaders import InputError
+    from kgcite.errors import InputError
 
 
 def read_trimmed(path: Path) -> list[dict[str, Any]]:
@@ -22,7 +22,7 @@ def read_trimmed(path: Path) -> list[dict[str, Any]]:
     stderr; a last line that is complete JSON but lacks its newline gets one. Any other line that
     is not kgcite's is an :class:`~kgcite.kg.loaders.InputError` naming it, and nothing is removed:
     kgcite never truncates a file it did not write."""
-    from kgcite.kg.loaders import InputError
+    from kgcite.errors import InputError
 
     if not path.exists():
         return []
@@ -51,7 +51,7 @@ def read_trimmed(path: Path) -> list[dict[str, Any]]:
 
 
 def _own_line(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
-    from kgcite.kg.loaders import InputError
+    from kgcite.errors import InputError
 
     hint = "not a line kgcite wrote; fix or remove it, or choose another output"
     try:
@@ -71,7 +71,7 @@ def appending(path: Path) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
 
     A second kgcite writing the same file fails at once with a clear error (an advisory lock,
     released when the process ends, however it ends), instead of both doing all the work."""
-    from kgcite.kg.loaders import InputError
+    from kgcite.errors import InputError
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as fh:
@@ -91,7 +91,7 @@ def text_lines(path: str | Path) -> Iterator[tuple[int, str | InputError]]:
     """Numbered lines of a UTF-8 text file. A line that is not UTF-8 comes as an
     :class:`~kgcite.kg.loaders.InputError` naming file, line and byte, for the caller to raise or
     skip; a missing file or a folder is an InputError at once."""
-    from kgcite.kg.loaders import InputError
+    from kgcite.errors import InputError
 
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below, after the generator is done
@@ -110,7 +110,7 @@ def text_lines(path: str | Path) -> Iterator[tuple[int, str | InputError]]:
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` of every non-blank line of an input file; a line that is not JSON
     is an :class:`~kgcite.kg.loaders.InputError` naming the file and line. Input files are never modified."""
-    from kgcite.kg.loaders import InputError
+    from kgcite.errors import InputError
 
     for lineno, line in text_lines(path):
         if isinstance(line, InputError):

@@ -13,9 +13,9 @@ from typing import TypeVar
 
 from kgcite.errors import ModelError
 from kgcite.evaluate.quotes import NLIQuoteVerifier
-from kgcite.evaluate.support import JudgeVerifier, SupportJudge
 from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
+from kgcite.judge.support import JudgeVerifier, SupportJudge
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore
 from kgcite.models.cache import CachedLLM

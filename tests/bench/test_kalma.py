@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from kgcite.bench.kalma import EvolutionaryBuilder, Seed, relation_counts, simple_sentence
-from kgcite.evaluate.values import states_value
 from kgcite.generate.citations import parse_answer
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.model import Subgraph, Triple
 from kgcite.models.llamacpp import LlamaCppLLM
+from kgcite.text.values import states_value
 from tests.test_cli import kgcite
 
 

@@ -6,11 +6,11 @@ import pytest
 
 from kgcite.bench.kalma_examples import RELATIONS, TABLE_19, TABLE_20, crane_graph
 from kgcite.evaluate.alignment import AttributionScorer, alignment_claims, alignment_report, na_report
-from kgcite.evaluate.rules import Claim
-from kgcite.evaluate.support import SupportJudge
-from kgcite.evaluate.values import states_value, value_forms
 from kgcite.generate.citations import parse_answer
+from kgcite.judge.rules import Claim
+from kgcite.judge.support import SupportJudge
 from kgcite.models.nli import OnnxNLI
+from kgcite.text.values import states_value, value_forms
 
 
 def test_na_report_figure_3() -> None:

@@ -10,10 +10,10 @@ import pytest
 
 from kgcite.cli import format_attributed
 from kgcite.evaluate.alignment import alignment_claims
-from kgcite.evaluate.support import SupportJudge
 from kgcite.generate.citations import ParsedAnswer
 from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator, rewrite_problem
 from kgcite.generate.verbalize import state
+from kgcite.judge.support import SupportJudge
 from kgcite.kg import EmbeddedStore
 from kgcite.models.llm import ChatRequest, ChatResult, LLMError
 from kgcite.models.ner import SpacyNER

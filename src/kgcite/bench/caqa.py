@@ -33,13 +33,12 @@ from kgcite.bench.caqa_text import (
     restriction,
     spoken_name,
 )
-from kgcite.evaluate.lexicon import property_label
+from kgcite.evaluate.attribution import CATEGORIES, COMPLEXITIES
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
+from kgcite.text.lexicon import property_label
 
-CATEGORIES = ("supportive", "partially_supportive", "contradictory", "irrelevant")
-COMPLEXITIES = ("single", "union", "intersection", "concatenation")
 MAX_ANSWERS = 3  # answers grounded per sample: keeps citations readable
 
 

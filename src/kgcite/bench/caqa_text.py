@@ -17,11 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcite.evaluate.lexicon import property_label
 from kgcite.generate.verbalize import join, pattern, speak, tagger
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
-from kgcite.train.inflect import past, plural
+from kgcite.text.inflect import past, plural
+from kgcite.text.lexicon import property_label
 
 # -- labels ---------------------------------------------------------------------------------------
 

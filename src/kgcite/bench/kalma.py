@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgcite.evaluate.values import states_value
 from kgcite.generate.citations import cite_triples, format_citation, parse_answer
 from kgcite.generate.pipeline import rewrite_problem
 from kgcite.generate.prompts import format_knowledge
@@ -31,6 +30,7 @@ from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, continuation_perplexity
+from kgcite.text.values import states_value
 
 ANNOTATE = (
     "Instruction: Your objective is to select relevant knowledge to label the sentence and generate a question\n"

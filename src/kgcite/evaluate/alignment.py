@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kgcite.evaluate.citation import f1
-from kgcite.evaluate.lexicon import cue_positions, name_stems, paraphrases, stem
-from kgcite.evaluate.rules import Claim, subject_stated, tokens
-from kgcite.evaluate.support import SupportJudge, value_relations
 from kgcite.generate.citations import ParsedAnswer, with_context
+from kgcite.judge.rules import Claim, subject_stated, tokens
+from kgcite.judge.support import SupportJudge, value_relations
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, TripleKey
+from kgcite.text.lexicon import cue_positions, name_stems, paraphrases, stem
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kgcite.bench.caqa import CATEGORIES, COMPLEXITIES
 from kgcite.evaluate.classification import classification_report, confusion
+
+#: CAQA's attribution categories and sample complexities.
+CATEGORIES = ("supportive", "partially_supportive", "contradictory", "irrelevant")
+COMPLEXITIES = ("single", "union", "intersection", "concatenation")
 
 
 def evaluator_report(rows: Sequence[Mapping[str, Any]], predicted: Sequence[str]) -> dict[str, Any]:

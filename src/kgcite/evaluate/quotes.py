@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import Sentence, parse_answer
 from kgcite.generate.compose import EvidenceQuote, QuotedAnswer, cited_indices
 from kgcite.models.nli import NLIModel
+from kgcite.text.values import normalize
 
 
 class NLIQuoteVerifier:

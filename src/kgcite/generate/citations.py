@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from kgcite.kg.keys import TripleKey, property_key
 from kgcite.kg.model import Subgraph
+from kgcite.text.sentences import MAY_END, SENTENCE_END, is_boundary, next_char
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,80 +194,6 @@ def _parse_bracket(content: str, resolver: _Resolver) -> list[Citation]:
 
 # -- reading a whole answer ---------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=\s|$)")
-_MAY_END = re.compile(r"[.!?]")
-_ABBREVIATIONS = frozenset(
-    [
-        "mr",
-        "mrs",
-        "ms",
-        "dr",
-        "st",
-        "jr",
-        "sr",
-        "prof",
-        "vs",
-        "etc",
-        "e.g",
-        "i.e",
-        "inc",
-        "ltd",
-        "co",
-        "mt",
-        "no",
-        "fig",
-        "approx",
-        "ca",
-        "c.",
-        "u.s",
-        "u.k",
-    ]
-)
-
-
-def _is_boundary(chunk: str, match: re.Match[str], nxt: str) -> bool:
-    """Whether a sentence-end mark really ends a sentence; ``nxt`` is the next non-space character
-    after it (possibly in a later chunk). Looks back at most 64 characters: linear in the text."""
-    if nxt and nxt.islower():
-        return False
-    start = match.start()
-    if chunk[start] != ".":
-        return True
-    window = chunk[max(0, start - 64) : start].rstrip()
-    word = window.rsplit(None, 1)[-1] if window else ""
-    return not (word.lower().rstrip(".") in _ABBREVIATIONS or _INITIALS.fullmatch(word))
-
-
-_INITIALS = re.compile(r"[A-Z]|([A-Za-z]\.)+[A-Za-z]")
-_NEXT_CHAR = re.compile(r"\S")
-
-
-def _next_char(text: str, pos: int) -> str:
-    m = _NEXT_CHAR.search(text, pos)
-    return m.group() if m else ""
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each sentence of plain text (no citation marks); a line break always ends one."""
-    spans: list[tuple[int, int]] = []
-    for line in re.finditer(r"[^\n]+", text):
-        chunk, base, start = line.group(), line.start(), 0
-        for m in _SENTENCE_END.finditer(chunk):
-            if _is_boundary(chunk, m, _next_char(chunk, m.end())):
-                spans.append((base + start, base + m.end()))
-                start = m.end()
-        spans.append((base + start, base + len(chunk)))
-    out = []
-    for a, b in spans:  # trim the spaces between sentences; drop empty rests
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        if a < b:
-            out.append((a, b))
-    return out
-
-
 _DOUBLE_PERIOD = re.compile(r"\.\s+\.(?=\s|$)")
 _SPACE_BEFORE_MARK = re.compile(r"\s+([.,;:!?])")
 
@@ -364,12 +291,12 @@ def parse_answer(text: str, known: Subgraph | Iterable[str] | None = None) -> Pa
     after = [""] * (len(tokens) + 1)  # the first non-space character of the text after token i
     for idx in range(len(tokens) - 1, -1, -1):
         tok = tokens[idx]
-        after[idx] = (_next_char(tok, 0) or after[idx + 1]) if isinstance(tok, str) else after[idx + 1]
+        after[idx] = (next_char(tok, 0) or after[idx + 1]) if isinstance(tok, str) else after[idx + 1]
     for idx, tok in enumerate(tokens):
         if isinstance(tok, list):
             cites.extend(tok)
             continue
-        if not closed and not _MAY_END.search(tok):  # no sentence ends in this chunk
+        if not closed and not MAY_END.search(tok):  # no sentence ends in this chunk
             parts.append(tok)
             continue
         start = 0
@@ -378,9 +305,9 @@ def parse_answer(text: str, known: Subgraph | Iterable[str] | None = None) -> Pa
                 closed = False
             else:
                 flush()
-        for m in _SENTENCE_END.finditer(tok):
-            rest = _next_char(tok, m.end())
-            if not _is_boundary(tok, m, rest or after[idx + 1]):
+        for m in SENTENCE_END.finditer(tok):
+            rest = next_char(tok, m.end())
+            if not is_boundary(tok, m, rest or after[idx + 1]):
                 continue
             parts.append(tok[start : m.end()])
             start = m.end()

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from kgcite.evaluate.values import normalize, value_forms
 from kgcite.generate.citations import (
     Citation,
     NACitation,
@@ -26,7 +25,6 @@ from kgcite.generate.citations import (
     Sentence,
     format_answer,
     parse_answer,
-    sentence_spans,
 )
 from kgcite.generate.prompts import quote_grammar, quote_prompt, quote_system
 from kgcite.generate.verbalize import verbalize
@@ -37,6 +35,8 @@ from kgcite.models.llm import LLM, ChatRequest, LLMError
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
 from kgcite.retrieve.tog_e import ToGE
+from kgcite.text.sentences import sentence_spans
+from kgcite.text.values import normalize, value_forms
 
 _PRONOUN = re.compile(r"(he|she|it|they|his|her|its|their|this|these)\b", re.IGNORECASE)
 

@@ -16,10 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgcite.evaluate.lexicon import STOP, stem
-from kgcite.evaluate.rules import Claim
-from kgcite.evaluate.support import JudgeVerifier, SupportJudge, value_relations
-from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import (
     Citation,
     KGCitation,
@@ -36,11 +32,15 @@ from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prom
 from kgcite.generate.statements import Gap, Statements, compose
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
+from kgcite.judge.rules import Claim
+from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.retrieve.tog_e import find_topics
+from kgcite.text.lexicon import STOP, stem
+from kgcite.text.values import normalize
 
 
 @dataclass(frozen=True)

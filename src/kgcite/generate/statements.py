@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgcite.evaluate.values import normalize
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
 from kgcite.generate.verbalize import pattern, state
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.question import QuestionAnalysis, summary_relations
+from kgcite.text.values import normalize
 
 #: (entity id, relation) an answer was asked for and the graph does not hold.
 Gap = tuple[str, str]

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from kgcite.evaluate.lexicon import property_label
-from kgcite.evaluate.values import iso_date
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
+from kgcite.text.lexicon import property_label
+from kgcite.text.values import iso_date
 
 #: Relation → sentence pattern; ``{s}`` subject label, ``{o}`` value(s).
 TEMPLATES: dict[str, str] = {

@@ -1,7 +1,7 @@
 """Does a sentence state what it cites? The check behind grounded mode's guarantee.
 
 A :class:`Verifier` reads claims (sentence, cited triple, the text before it); the judge of
-:mod:`kgcite.evaluate.support` is the one kgcite ships, so verification and the alignment metric
+:mod:`kgcite.judge.support` is the one kgcite ships, so verification and the alignment metric
 never disagree (docs/concepts.md).
 """
 
@@ -11,8 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from kgcite.evaluate.rules import Claim
-from kgcite.evaluate.values import normalize
+from kgcite.judge.rules import Claim
+from kgcite.text.values import normalize
 
 
 @runtime_checkable

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kgcite.evaluate.lexicon import LEXICON, property_label
 from kgcite.kg.store import KGStore
 from kgcite.models.rerank import CachedReranker
 from kgcite.retrieve.paths import Chain, PathScorer, Step, chain_text
 from kgcite.retrieve.scoring import TextScorer, _same, content_stems, words
+from kgcite.text.lexicon import LEXICON, property_label
 
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.

@@ -20,10 +20,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.store import KGStore
+from kgcite.text.lexicon import property_label
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kgcite.evaluate.lexicon import STOP, cue_positions, name_stems, paraphrases, stem, stems
-from kgcite.evaluate.values import normalize
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
+from kgcite.text.lexicon import STOP, cue_positions, name_stems, paraphrases, stem, stems
+from kgcite.text.values import normalize
 
 #: Question words for kinds of value, and the relation words that mark those kinds.
 _KINDS: dict[str, tuple[str, ...]] = {  # what each question word wants (and, in _WRONG, does not)

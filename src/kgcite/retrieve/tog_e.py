@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.scoring import TextScorer, content_stems, coverage
+from kgcite.text.lexicon import property_label
 
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _FOCUS = re.compile(r"\b(?:which|what)\s+((?:\w+\s+){0,1}\w+)", re.IGNORECASE)

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, chain_text, doubles_back, mask_topics
+from kgcite.text.lexicon import property_label
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.nli_data import LabelledPair
 

@@ -14,8 +14,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from kgcite.evaluate.lexicon import property_label
 from kgcite.kg.model import Triple
+from kgcite.text.lexicon import property_label
 from kgcite.train.nli_data import LabelledPair
 
 LABELS: tuple[str, ...] = ("irrelevant", "relevant")

@@ -18,10 +18,10 @@ from typing import Protocol
 
 import numpy as np
 
-from kgcite.generate.citations import sentence_spans
 from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.documents.model import Document, Passage
+from kgcite.text.sentences import sentence_spans
 
 _ENDS = frozenset(".!?\"'”’)")
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgcite.generate.citations import sentence_spans
 from kgcite.retrieve.documents.model import Document, Passage
+from kgcite.text.sentences import sentence_spans
 
 
 @dataclass(frozen=True)

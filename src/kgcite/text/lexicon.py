@@ -17,8 +17,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
 
-from kgcite.evaluate.values import normalize
 from kgcite.kg.keys import property_key
+from kgcite.text.values import normalize
 
 #: Function words: never a cue, skipped when asking what stands between two words.
 STOP = frozenset(

@@ -22,10 +22,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgcite.evaluate.lexicon import STOP, Lexicon, cue_positions, occurrences, stem
-from kgcite.evaluate.values import is_quantity, normalize, quantities, value_forms
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
+from kgcite.text.lexicon import STOP, Lexicon, cue_positions, occurrences, stem
+from kgcite.text.values import is_quantity, normalize, quantities, value_forms
 
 PRONOUNS = frozenset(["he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"])
 #: How far (in words) a relation cue may stand from the value it states.
@@ -61,7 +61,7 @@ class Claim:
         held: Mapping[tuple[str, str], frozenset[str]] | None = None,
     ) -> Claim:
         """The claim that ``sentence`` states ``triple``; ``held``: the graph's relations by
-        (subject id, value), from :func:`~kgcite.evaluate.support.value_relations`."""
+        (subject id, value), from :func:`~kgcite.judge.support.value_relations`."""
         value_relations = held.get((triple.subject_id, triple.object_value.strip())) if held is not None else None
         return cls(sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations)
 

@@ -1,6 +1,6 @@
 """Does a sentence state a fact? One judge for alignment, ``[NA]`` scoring and verification.
 
-docs/concepts.md: the rules (:mod:`kgcite.evaluate.rules`) decide what the words settle — subject,
+docs/concepts.md: the rules (:mod:`kgcite.judge.rules`) decide what the words settle — subject,
 relation and value stated, or a stated date that differs — and the NLI model's binary entailment
 decides the rest, all undecided pairs of a call in one batch. Without a model the undecided
 pairs count as unsupported: the judge never trusts a value alone.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kgcite.evaluate.lexicon import Lexicon, property_label
-from kgcite.evaluate.rules import Claim, verdict
+from kgcite.judge.rules import Claim, verdict
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.models.nli import NLIModel
+from kgcite.text.lexicon import Lexicon, property_label
 
 
 def hypothesis(relation: str, value: str, subject: str | None = None) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.evaluate.lexicon import Lexicon, stem
-from kgcite.evaluate.rules import Claim, tokens, verdict
-from kgcite.evaluate.support import SupportJudge
+from kgcite.judge.rules import Claim, tokens, verdict
+from kgcite.judge.support import SupportJudge
 from kgcite.models.nli import OnnxNLI
+from kgcite.text.lexicon import Lexicon, stem
 
 LEX = Lexicon.default()
 

@@ -1,0 +1,77 @@
+"""The package's layers hold: no module imports a layer above its own, and packages form no cycle.
+
+Bottom to top: errors, jsonl, kg, text → models → judge → retrieve → generate → evaluate →
+runs, experiments, bench, train → runtime → server, cli. Imports inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "kgcite"
+LAYERS = [
+    {"errors", "jsonl", "kg", "text"},
+    {"models"},
+    {"judge"},
+    {"retrieve"},
+    {"generate"},
+    {"evaluate"},
+    {"runs", "experiments", "bench", "train"},
+    {"runtime"},
+    {"server", "cli"},
+]
+LEVEL = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+
+def part(module: str) -> str | None:
+    """The top-level part of ``kgcite.X…`` (every ``cli*`` module counts as ``cli``)."""
+    bits = module.split(".")
+    if bits[0] != "kgcite" or len(bits) < 2:
+        return None
+    return "cli" if bits[1].startswith("cli") else bits[1]
+
+
+def imports() -> list[tuple[str, str, str, int]]:
+    """(importing part, importing module, imported module, line) for every kgcite import."""
+    out = []
+    for path in SRC.rglob("*.py"):
+        module = ".".join(("kgcite", *path.relative_to(SRC).with_suffix("").parts)).removesuffix(".__init__")
+        me = part(module)
+        if me is None:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kgcite"):
+                out.append((me, module, node.module, node.lineno))
+            elif isinstance(node, ast.Import):
+                out += [(me, module, a.name, node.lineno) for a in node.names if a.name.startswith("kgcite")]
+    return out
+
+
+def test_every_part_has_a_layer() -> None:
+    parts = {p.stem if p.is_file() else p.name for p in SRC.iterdir() if p.suffix == ".py" or p.is_dir()}
+    parts = {"cli" if p.startswith("cli") else p for p in parts} - {"__init__", "__pycache__", "data"}
+    assert parts <= set(LEVEL), parts - set(LEVEL)
+
+
+def test_no_upward_import() -> None:
+    upward = [
+        f"{module}:{line} imports {target}"
+        for me, module, target, line in imports()
+        if (other := part(target)) and other != me and LEVEL[other] > LEVEL[me]
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def test_no_package_cycle() -> None:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for me, _, target, _ in imports():
+        if (other := part(target)) and other != me:
+            graph[me].add(other)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph.get(start, ()))
+
+    cycles = sorted(p for p in graph if reaches(p, p, {p}))
+    assert not cycles, cycles
