@@ -25,8 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from kgcite.bench.caqa import CATEGORIES, COMPLEXITIES
-from kgcite.evaluate.attribution import evaluator_report
+from kgcite.evaluate.attribution import TABLE6_HEAD, evaluator_report, table6_row
 from kgcite.evaluate.evaluators import TrainedEvaluator, judge_rows
 from kgcite.evaluate.report import format_table
 from kgcite.kg.embedded import EmbeddedStore
@@ -86,21 +85,6 @@ def score(evaluator: Any, rows: list[Row]) -> dict[str, Any]:
     return evaluator_report(rows, predicted) | {"per_s": len(rows) / seconds if seconds else 0.0}
 
 
-def row(graph: str, name: str, rep: dict[str, Any]) -> tuple[Any, ...]:
-    def f(v: float | None) -> str:
-        return "–" if v is None else f"{v:.3f}"
-
-    return (
-        graph,
-        name,
-        rep["n"],
-        *(f(rep["f1"][c]) for c in CATEGORIES),
-        *(f(rep["complexity_micro_f1"][c]) for c in COMPLEXITIES),
-        f(rep["overall_micro_f1"]),
-        f"{rep['per_s']:.0f}",
-    )
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", type=Path, help="folder of leave-one-graph-out runs (see above)")
@@ -129,18 +113,17 @@ def main() -> None:
     models = {name: TrainedEvaluator(path).load() for name, path in runs.items()}
     table = []
     for graph, rows in sources.items():
-        table.append(row(graph, "shipped (baseline)", score(shipped, rows)))
+        table.append(table6_row(graph, "shipped (baseline)", score(shipped, rows)))
         if f"without-{graph}" in models:
-            table.append(row(graph, "held out: trained without it", score(models[f"without-{graph}"], rows)))
+            table.append(table6_row(graph, "held out: trained without it", score(models[f"without-{graph}"], rows)))
         if "all" in models:
             kind = "held out: test graphs" if graph == "synthetic" else "in domain: trained on all"
-            table.append(row(graph, kind, score(models["all"], rows)))
+            table.append(table6_row(graph, kind, score(models["all"], rows)))
     for graph, rows in unseen.items():
-        table.append(row(graph, "shipped (baseline)", score(shipped, rows)))
+        table.append(table6_row(graph, "shipped (baseline)", score(shipped, rows)))
         for name, model in models.items():
-            table.append(row(graph, f"held out: {name}", score(model, rows)))
-    head = ["graph", "evaluator", "n", "Sup.", "Par.", "Con.", "Irr.", "S.", "U.", "I.", "C.", "micro-F1", "samples/s"]
-    print(format_table(head, table))
+            table.append(table6_row(graph, f"held out: {name}", score(model, rows)))
+    print(format_table(["graph", *TABLE6_HEAD[1:]], table))
     if tmp is not None:
         tmp.cleanup()
 

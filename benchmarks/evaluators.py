@@ -18,10 +18,10 @@ import argparse
 import random
 from typing import Any
 
-from kgcite.bench.caqa import CATEGORIES, COMPLEXITIES, CaqaBuilder, metaqa_samples, single_triple_samples, split_of
+from kgcite.bench.caqa import CATEGORIES, CaqaBuilder, metaqa_samples, single_triple_samples, split_of
 from kgcite.bench.caqa_query import TripleIndex
 from kgcite.bench.metaqa import read_questions
-from kgcite.evaluate.attribution import evaluator_report
+from kgcite.evaluate.attribution import TABLE6_HEAD, evaluator_report, table6_row
 from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, TrainedEvaluator, judge_rows
 from kgcite.evaluate.report import format_table
 from kgcite.kg.loaders import read_biokalma, read_tsv, shipped_biokalma, shipped_data
@@ -45,21 +45,6 @@ def biokalma_test(n: int) -> list[dict[str, Any]]:
 def score(evaluator: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
     predicted, seconds = judge_rows(evaluator, rows, batch_size=32)
     return evaluator_report(rows, predicted) | {"per_s": len(rows) / seconds}
-
-
-def row(bench: str, name: str, rep: dict[str, Any]) -> tuple[Any, ...]:
-    def f(v: float | None) -> str:
-        return "–" if v is None else f"{v:.3f}"
-
-    return (
-        bench,
-        name,
-        rep["n"],
-        *(f(rep["f1"][c]) for c in CATEGORIES),
-        *(f(rep["complexity_micro_f1"][c]) for c in COMPLEXITIES),
-        f(rep["overall_micro_f1"]),
-        f"{rep['per_s']:.1f}",
-    )
 
 
 def main() -> None:
@@ -86,19 +71,18 @@ def main() -> None:
     )
     rows = []
     for bench, data in benches.items():
-        rows.append(row(bench, "nli (AutoIS-style, binary)", score(nli, data)))
-        rows.append(row(bench, "trained (kgcite, 4-way)", score(trained, data)))
+        rows.append(table6_row(bench, "nli (AutoIS-style, binary)", score(nli, data)))
+        rows.append(table6_row(bench, "trained (kgcite, 4-way)", score(trained, data)))
         rows.append(
-            row(
+            table6_row(
                 bench,
                 f"llm-zero SmolLM2-135M (first {args.llm_limit})",
                 score(LLMEvaluator(llm), data[: args.llm_limit]),
             )
         )
         unseen = [r for r in data[: args.llm_limit] if id(r) not in shot_ids]
-        rows.append(row(bench, f"llm-few SmolLM2-135M (first {args.llm_limit})", score(few, unseen)))
-    head = ["bench", "evaluator", "n", "Sup.", "Par.", "Con.", "Irr.", "S.", "U.", "I.", "C.", "micro-F1", "samples/s"]
-    print(format_table(head, rows))
+        rows.append(table6_row(bench, f"llm-few SmolLM2-135M (first {args.llm_limit})", score(few, unseen)))
+    print(format_table(TABLE6_HEAD, rows))
 
 
 if __name__ == "__main__":

@@ -51,3 +51,38 @@ def factscore_error(predicted: Sequence[float], known: Sequence[float]) -> dict[
         "known": sum(known) / n,
         "error_rate": sum(abs(p - k) for p, k in zip(predicted, known, strict=True)) / n,
     }
+
+
+#: The head of CAQA Table 6's layout: F1 per category, micro-F1 per complexity, overall, speed.
+TABLE6_HEAD = [
+    "bench",
+    "evaluator",
+    "n",
+    "Sup.",
+    "Par.",
+    "Con.",
+    "Irr.",
+    "S.",
+    "U.",
+    "I.",
+    "C.",
+    "micro-F1",
+    "samples/s",
+]
+
+
+def table6_row(bench: str, name: str, report: Mapping[str, Any]) -> tuple[Any, ...]:
+    """One row of :data:`TABLE6_HEAD` from :func:`evaluator_report` plus ``per_s``; – where undefined."""
+
+    def f(v: float | None) -> str:
+        return "–" if v is None else f"{v:.3f}"
+
+    return (
+        bench,
+        name,
+        report["n"],
+        *(f(report["f1"][c]) for c in CATEGORIES),
+        *(f(report["complexity_micro_f1"][c]) for c in COMPLEXITIES),
+        f(report["overall_micro_f1"]),
+        f"{report['per_s']:.1f}",
+    )
