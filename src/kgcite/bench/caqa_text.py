@@ -265,7 +265,7 @@ _AND_FOR = re.compile(r"^(?P<rest>.+?)\?? and for (?P<other>.+)$", re.IGNORECASE
 @dataclass(frozen=True)
 class Statement:
     text: str
-    rule: str  # which rule made it ("copula", "subject", "do", "where-when", "fallback")
+    rule: str  # which rule made it: copula, subject, do, where-when, in-situ or fallback
 
 
 def _agree(be: str, n: int) -> str:
@@ -276,35 +276,38 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: Past tenses that are not regular, by base form ("did X write" → "X wrote").
+_PAST = {
+    "write": "wrote",
+    "speak": "spoke",
+    "fall": "fell",
+    "make": "made",
+    "take": "took",
+    "give": "gave",
+    "win": "won",
+    "lead": "led",
+    "teach": "taught",
+    "hold": "held",
+    "begin": "began",
+    "sing": "sang",
+    "go": "went",
+    "come": "came",
+    "see": "saw",
+    "know": "knew",
+    "have": "had",
+    "be": "was",
+    "build": "built",
+    "bear": "bore",
+    "find": "found",
+    "bring": "brought",
+    "leave": "left",
+    "tell": "told",
+    "choose": "chose",
+}
+
+
 def _past_of(verb: str) -> str:
-    irregular = {
-        "write": "wrote",
-        "speak": "spoke",
-        "fall": "fell",
-        "make": "made",
-        "take": "took",
-        "give": "gave",
-        "win": "won",
-        "lead": "led",
-        "teach": "taught",
-        "hold": "held",
-        "begin": "began",
-        "sing": "sang",
-        "go": "went",
-        "come": "came",
-        "see": "saw",
-        "know": "knew",
-        "have": "had",
-        "be": "was",
-        "build": "built",
-        "bear": "bore",
-        "find": "found",
-        "bring": "brought",
-        "leave": "left",
-        "tell": "told",
-        "choose": "chose",
-    }
-    return irregular.get(verb, past(verb))
+    return _PAST.get(verb, past(verb))
 
 
 def _core(question: str, answer: str, n: int) -> Statement | None:
