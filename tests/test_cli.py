@@ -373,3 +373,26 @@ def test_verbose_logs_what_kgcite_does(tmp_path: Path) -> None:
     assert quiet.returncode == loud.returncode == 0
     assert "kgcite: " not in quiet.stderr.replace("kgcite: error", "")
     assert "kgcite: kgcite." in loud.stderr
+
+
+def test_every_option_has_help_that_shows_its_default() -> None:
+    import argparse
+
+    from kgcite.cli import build_parser
+
+    def walk(p: argparse.ArgumentParser, path: str):  # type: ignore[no-untyped-def]
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, sub in a.choices.items():
+                    yield from walk(sub, f"{path} {name}")
+            elif not isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
+                yield path, a
+
+    bad = []
+    for path, a in walk(build_parser(), "kgcite"):
+        name = f"{path} {'/'.join(a.option_strings) or a.dest}"
+        if not a.help:
+            bad.append(f"{name}: no help")
+        elif a.default not in (None, False) and "default" not in a.help:
+            bad.append(f"{name}: default {a.default!r} not shown")
+    assert not bad, bad

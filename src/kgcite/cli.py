@@ -382,7 +382,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _scheme_option(p: argparse.ArgumentParser, help: str) -> None:
-    p.add_argument("--scheme", choices=["generic", "wikidata"], default="generic", help=help)
+    p.add_argument("--scheme", choices=["generic", "wikidata"], default="generic", help=f"{help} (default generic)")
 
 
 def _store_options(p: argparse.ArgumentParser) -> None:
@@ -458,7 +458,7 @@ def _unit_option(p: argparse.ArgumentParser) -> None:
         "--precision-unit",
         choices=["citation", "distinct"],
         default="citation",
-        help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts)",
+        help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts); default citation",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
@@ -505,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="biokalma",
         help="biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev] (over the shipped "
         "MetaQA graph unless --kg/--store says otherwise), or a JSONL file: "
-        '{"id", "question", "answers": [labels], "topic": [labels or ids]} (answers and topic optional)',
+        '{"id", "question", "answers": [labels], "topic": [labels or ids]} (answers and topic optional); default biokalma',
     )
     rn.add_argument(
         "--out",
@@ -533,7 +533,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Formats by extension: .json BioKaLMA, .txt/.tsv head|relation|tail (MetaQA kb.txt), "
         ".nt/.ttl/.nq/.trig RDF. Loading is additive and idempotent.",
     )
-    load.add_argument("files", nargs="+", metavar="FILE")
+    load.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="graph files: BioKaLMA JSON, TSV triples, N-Triples/Turtle/N-Quads/TriG",
+    )
     load.add_argument("--store", metavar="DIR", required=True, help="store folder (created if missing)")
     _scheme_option(load, "IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
     load.set_defaults(func=cmd_kg_load)
@@ -542,7 +547,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("entity", metavar="ENTITY", help="entity id (Q206534) or label (Stephen Crane, case-insensitive)")
     show.add_argument("--prefix", action="store_true", help="match labels and aliases by prefix")
     show.add_argument("--limit", type=int, default=5, help="at most this many entities for a label (default 5)")
-    show.add_argument("--json", action="store_true")
+    show.add_argument("--json", action="store_true", help="print the entity and its triples as JSON")
     _store_options(show)
     show.set_defaults(func=cmd_kg_show)
 
@@ -555,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
         description='Each JSONL line: {"id", "question", "answer", "kg": [BioKaLMA entity dicts], '
         '"minimum_knowledge": [[qid, property, value], ...]}.',
     )
-    cit.add_argument("--answers", required=True, metavar="FILE.jsonl")
+    cit.add_argument("--answers", required=True, metavar="FILE.jsonl", help="answers written by `kgcite run`")
     cit.add_argument(
         "--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping at the first"
     )
@@ -563,7 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--answer-field",
         default="answer",
         metavar="FIELD",
-        help="score another text field of each line, e.g. raw_output (a model's answer before repair)",
+        help="score another text field of each line, e.g. raw_output (a model's answer before repair); default answer",
     )
     _unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)

@@ -152,9 +152,11 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
         "--format",
         choices=["metaqa", "jsonl"],
         default="metaqa",
-        help='metaqa (qtype file beside it) or jsonl: {"question", "answers": [..], "query": [[s, r, o], ..]}, answer variable ?a',
+        help='metaqa (qtype file beside it) or jsonl: {"question", "answers": [..], "query": [[s, r, o], ..]}, answer variable ?a (default metaqa)',
     )
-    c.add_argument("--out", required=True, metavar="DIR")
+    c.add_argument(
+        "--out", required=True, metavar="DIR", help="folder for train/dev/test.jsonl, stats.md and skipped.jsonl"
+    )
     c.add_argument("--seed", type=int, default=0, help="the same seed rebuilds byte-identical files (default 0)")
     c.add_argument("--limit", type=int, help="only the first N KGQA samples")
     c.add_argument(
@@ -262,10 +264,16 @@ def register_kalma(build: argparse._SubParsersAction, model_options: object) -> 
         "in --out are kept.",
     )
     k.add_argument("--entity", action="append", metavar="QID[,QID]", help="a seed entity or pair (repeatable)")
-    k.add_argument("--seeds", metavar="FILE.jsonl")
-    k.add_argument("--from-biokalma", type=int, metavar="N")
-    k.add_argument("--out", required=True, metavar="FILE.jsonl")
-    k.add_argument("--rounds", type=int, default=5)
+    k.add_argument(
+        "--seeds",
+        metavar="FILE.jsonl",
+        help='seed entities with a paragraph: {"entities": [qid, ...], "paragraph": "..."} per line',
+    )
+    k.add_argument(
+        "--from-biokalma", type=int, metavar="N", help="take N seed entity sets from the shipped BioKaLMA questions"
+    )
+    k.add_argument("--out", required=True, metavar="FILE.jsonl", help="where the questions go (resumable)")
+    k.add_argument("--rounds", type=int, default=5, help="rounds of evolutionary generation (default 5)")
     k.add_argument("--alpha", type=float, default=0.5, help="weight of specificity against coherence (default 0.5)")
     k.add_argument(
         "--shortlist", type=int, default=8, help="facts scored for coherence per round (the most specific; default 8)"

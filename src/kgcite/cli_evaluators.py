@@ -170,16 +170,25 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
         "supportive samples. With --out: resumable (judgements.jsonl), report.md, metrics.json, confusion.png.",
     )
     p.add_argument("--bench", required=True, metavar="FILE.jsonl", help="a split written by `kgcite build caqa`")
-    p.add_argument("--evaluator", required=True, metavar="nli|llm-zero|llm-few|trained[:DIR]")
-    p.add_argument("--limit", type=int, help="only the first N samples")
-    p.add_argument("--batch-size", type=int, default=32)
     p.add_argument(
-        "--factscore", type=int, default=200, metavar="N", help="partially supportive samples for FactScore (0: skip)"
+        "--evaluator",
+        required=True,
+        metavar="nli|llm-zero|llm-few|trained[:DIR]",
+        help="trained: the shipped 4-way model (or an export folder); nli: AutoIS-style; llm-zero/llm-few: CAQA's prompts",
+    )
+    p.add_argument("--limit", type=int, help="only the first N samples")
+    p.add_argument("--batch-size", type=int, default=32, help="samples judged per batch (default 32)")
+    p.add_argument(
+        "--factscore",
+        type=int,
+        default=200,
+        metavar="N",
+        help="partially supportive samples for FactScore (0: skip; default 200)",
     )
     p.add_argument(
         "--nli", metavar="SPEC", help="with --evaluator nli: kgcite (default), hf:PATH, t5:PATH, an ONNX folder"
     )
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--out", metavar="DIR")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--out", metavar="DIR", help="resumable: judgements.jsonl, report.md, metrics.json, confusion.png")
     model_options(p)
     p.set_defaults(func=cmd_evaluate_evaluator)

@@ -137,8 +137,13 @@ def register_eval(ev: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="quote citations [n]: validity, NLI alignment, and the share of answers citing KG vs document quotes",
         description="Each JSONL line is an answer of `kgcite ask --source docs|both --json --jsonl`.",
     )
-    q.add_argument("--answers", required=True, metavar="FILE.jsonl")
+    q.add_argument(
+        "--answers",
+        required=True,
+        metavar="FILE.jsonl",
+        help="quoted answers: `kgcite ask --source docs|both --json --jsonl` lines",
+    )
     q.add_argument("--nli", metavar="SPEC", help="NLI model: kgcite (default), hf:PATH, t5:PATH, an ONNX folder")
     q.add_argument("--no-nli", action="store_true", help="verbatim containment only")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     q.set_defaults(func=cmd_eval_quotes)

@@ -299,8 +299,8 @@ def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> Non
     )
     p.add_argument("--epochs", type=int, default=epochs, help=f"default {epochs}")
     p.add_argument("--lr", type=float, default=lr, help=f"default {lr:g}")
-    p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch-size", type=int, default=32, help="pairs per training step (default 32)")
+    p.add_argument("--seed", type=int, default=0, help="data draw and training order (default 0)")
     p.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
 
 
@@ -312,7 +312,7 @@ def register(
 ) -> None:
     """Add this module's commands to the main parser (``sub``) and to ``kgcite eval`` (``ev``)."""
     nli = sub.add_parser("nli", help="does a premise entail a hypothesis? (kgcite's NLI model)")
-    nli.add_argument("--premise", required=True, metavar="TEXT")
+    nli.add_argument("--premise", required=True, metavar="TEXT", help="the text that should entail the hypothesis")
     nli.add_argument("--hypothesis", required=True, metavar="TEXT", help='e.g. "place of birth: Newark"')
     nli.add_argument("--model", metavar="SPEC", help="kgcite (default), hf:PATH, t5:PATH, or an ONNX export folder")
     nli.add_argument("--json", action="store_true", help='print {"label": ..., "probs": {...}}')
@@ -352,9 +352,17 @@ def register(
     _train_options(tr, epochs=1, lr=5e-5)
     tr.add_argument("--max-length", type=int, default=192, help="tokens of question + passage (default 192)")
     tr.add_argument(
-        "--biokalma-queries", type=int, default=2000, help="template questions over BioKaLMA entities (4 pairs each)"
+        "--biokalma-queries",
+        type=int,
+        default=2000,
+        help="template questions over BioKaLMA entities, 4 pairs each (default 2000)",
     )
-    tr.add_argument("--metaqa-queries", type=int, default=1500, help="MetaQA 2-hop questions' first hop (4 pairs each)")
+    tr.add_argument(
+        "--metaqa-queries",
+        type=int,
+        default=1500,
+        help="MetaQA 2-hop questions' first hop, 4 pairs each (default 1500)",
+    )
     tr.set_defaults(func=cmd_train_rerank)
 
     tp = train.add_parser(
@@ -441,8 +449,10 @@ def register(
         description="Resumable: judged answers are kept in OUT/per_answer.jsonl. [NA] precision/recall need "
         "an absent_knowledge list on the answer lines (the removal experiment writes it).",
     )
-    al.add_argument("--answers", required=True, metavar="FILE.jsonl")
-    al.add_argument("--out", required=True, metavar="DIR")
+    al.add_argument("--answers", required=True, metavar="FILE.jsonl", help="answers written by `kgcite run`")
+    al.add_argument(
+        "--out", required=True, metavar="DIR", help="report.md, metrics.json, metrics.png, per_answer.jsonl (resumable)"
+    )
     al.add_argument("--skip-bad", action="store_true", help="skip (and count) bad lines instead of stopping")
     al.add_argument(
         "--quality", action="store_true", help=f"add G-Eval text quality ({', '.join(QUALITY_ASPECTS)}) with the LLM"
@@ -454,18 +464,22 @@ def register(
     al.set_defaults(func=cmd_eval_all)
 
     ex = sub.add_parser("experiment", help="KaLMA's ablations: knowledge removal and retrieval accuracy")
-    ex.add_argument("experiment", choices=["removal", "retrieval"])
+    ex.add_argument(
+        "experiment",
+        choices=["removal", "retrieval"],
+        help="removal: take minimum knowledge out of the graph; retrieval: lower retrieval accuracy",
+    )
     ex.add_argument(
         "--dataset",
         required=True,
         metavar="FILE.jsonl",
         help="items with id, question, kg and minimum_knowledge (the answer-file shape)",
     )
-    ex.add_argument("--out", required=True, metavar="DIR")
+    ex.add_argument("--out", required=True, metavar="DIR", help="a report folder: table, plots, answers per condition")
     ex.add_argument("--limit", type=int, help="only the first N items")
-    ex.add_argument("--seed", type=int, default=0)
+    ex.add_argument("--seed", type=int, default=0, help="which knowledge is removed (default 0)")
     ex.add_argument("--max-removed", type=int, default=3, help="removal: remove 1..N pieces (default 3)")
-    ex.add_argument("--batch-size", type=int, default=8)
+    ex.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
     _nli_options(ex)
     model_options(ex)
     ex.set_defaults(func=cmd_experiment)

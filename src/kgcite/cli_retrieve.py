@@ -73,7 +73,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="FILE|DIR",
         help="graph file (.json BioKaLMA, .txt/.tsv h|r|t, .nt/.ttl/.nq/.trig) or a store folder",
     )
-    tg.add_argument("--question", required=True, metavar="TEXT")
+    tg.add_argument(
+        "--question",
+        required=True,
+        metavar="TEXT",
+        help="the question; [brackets] mark topic entities as MetaQA writes them",
+    )
     tg.add_argument("--topic", action="append", metavar="ENTITY", help="topic entity id or label (repeatable)")
     tg.add_argument("--width", type=int, default=3, help="beam width W (default 3)")
     tg.add_argument("--depth", type=int, default=3, help="maximum depth D (default 3)")

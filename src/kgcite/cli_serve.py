@@ -86,7 +86,12 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
     p.add_argument("--no-nli", action="store_true", help="verify by the judge's rules alone (no NLI model)")
     p.add_argument("--max-batch", type=int, default=8, help="questions answered together by the model (default 8)")
     p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")
-    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="the server's log level (default warning)",
+    )
     model_options(p)
     from kgcite.cli import graph_options
 
