@@ -412,21 +412,18 @@ def graph_options(p: argparse.ArgumentParser) -> None:
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that answer questions: how, with which LLM, over which graph."""
+    _answer_options(p)
+    _llm_options(p)
+    _store_options(p)
+
+
+def _answer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--mode",
         choices=["grounded", "free"],
         default="grounded",
         help="grounded (default): one sentence per asked relation, citing it by construction, [NA] for what the graph lacks; free: KaLMA's baseline prompt + repair",
-    )
-    p.add_argument(
-        "--model",
-        metavar="GGUF|NAME",
-        help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url",
-    )
-    p.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY",
     )
     rw = p.add_mutually_exclusive_group()
     rw.add_argument(
@@ -445,12 +442,25 @@ def _model_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]",
     )
+
+
+def _llm_options(p: argparse.ArgumentParser) -> None:
+    """Which LLM, embedded or on a server, and how it is called."""
+    p.add_argument(
+        "--model",
+        metavar="GGUF|NAME",
+        help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url",
+    )
+    p.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY",
+    )
     p.add_argument(
         "--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)"
     )
     p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
-    _store_options(p)
 
 
 def _unit_option(p: argparse.ArgumentParser) -> None:
@@ -598,10 +608,10 @@ def build_parser() -> argparse.ArgumentParser:
     cli_retrieve.register(sub)
     from kgcite import cli_bench
 
-    cli_bench.register(sub, _model_options)
+    cli_bench.register(sub, _llm_options, _store_options)
     from kgcite import cli_evaluators
 
-    cli_evaluators.register(sub, _model_options)
+    cli_evaluators.register(sub, _llm_options)
     from kgcite import cli_serve
 
     cli_serve.register(sub, _model_options)

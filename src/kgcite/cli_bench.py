@@ -8,13 +8,15 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from kgcite.kg import InputError
 from kgcite.kg.loaders import file_kind, read_tsv
 from kgcite.kg.model import Triple
+
+Options = Callable[[argparse.ArgumentParser], None]
 
 
 def graph_triples(location: str) -> Iterable[Triple]:
@@ -121,7 +123,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, model_options: object) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction, llm_options: Options, store_options: Options) -> None:  # type: ignore[type-arg]
     build = sub.add_parser("build", help="build benchmarks from a knowledge graph").add_subparsers(
         dest="build_command", required=True, metavar="BENCHMARK"
     )
@@ -165,9 +167,9 @@ def register(sub: argparse._SubParsersAction, model_options: object) -> None:  #
         default="template",
         help="template (fast, default) or llm: the paper's prompts, kept only when they keep every entity",
     )
-    model_options(c)  # type: ignore[operator]
+    llm_options(c)  # for --verbaliser llm
     c.set_defaults(func=cmd_build_caqa)
-    register_kalma(build, model_options)
+    register_kalma(build, llm_options, store_options)
 
 
 def _kalma_seeds(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
@@ -255,7 +257,7 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_kalma(build: argparse._SubParsersAction, model_options: object) -> None:  # type: ignore[type-arg]
+def register_kalma(build: argparse._SubParsersAction, llm_options: Options, store_options: Options) -> None:  # type: ignore[type-arg]
     k = build.add_parser(
         "kalma",
         help="BioKaLMA-style questions with minimum knowledge sets, by evolutionary generation",
@@ -281,5 +283,6 @@ def register_kalma(build: argparse._SubParsersAction, model_options: object) -> 
     k.add_argument(
         "--no-llm", action="store_true", help="templates only: no coherence score, template sentences and questions"
     )
-    model_options(k)  # type: ignore[operator]
+    llm_options(k)
+    store_options(k)
     k.set_defaults(func=cmd_build_kalma)
