@@ -152,3 +152,57 @@ def test_report_page_renders_tables_and_plots(page: Any, evil_server: str) -> No
     # the answers path in the heading is a code span, built as text, not markup
     title = page.locator("#report h2").first
     assert title.locator("code").count() == 1 and "`" not in title.inner_text()
+
+
+def _answer_with(evil_server: str, **changes: Any) -> dict[str, Any]:
+    """A real answer of this server with some fields changed (the page renders what it gets)."""
+    import httpx
+
+    answer = httpx.post(f"{evil_server}/ask", json={"question": "Who was Ada Lovelace's father?"}, timeout=120).json()
+    return {**answer, **changes}
+
+
+def test_popovers_stay_inside_the_window(page: Any, evil_server: str) -> None:
+    """Chips at every position along a line, the rightmost near the edge: no popover widens the page."""
+    answer = _answer_with(evil_server)
+    cited = next(s for s in answer["sentences"] if s["citations"])
+    answer["sentences"] = [{**cited, "text": "word " * k + cited["text"]} for k in range(0, 160, 9)]
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.route(
+        "**/ask", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+    )
+    ask(page, evil_server, "Who was Ada Lovelace's father?")
+    chips = page.locator("#answer .chip")
+    assert chips.count() >= 1
+    for i in range(chips.count()):
+        chips.nth(i).click()
+        box = page.locator(".cite.open .popover").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1100, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
+def test_na_answer_has_no_empty_table(page: Any, evil_server: str) -> None:
+    answer = _answer_with(
+        evil_server,
+        sentences=[{"text": "The graph does not say who Ada Lovelace's dog was.", "na": True, "citations": []}],
+        retrieved=[],
+        retrieved_total=0,
+    )
+    page.route(
+        "**/ask", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+    )
+    ask(page, evil_server, "Who was Ada Lovelace's dog?")
+    assert page.locator("#retrieved").count() == 0
+    assert page.locator("#evidence-title").inner_text() == "No triples retrieved"
+
+
+def test_quote_source_is_set_apart_from_its_text(page: Any, evil_server: str) -> None:
+    page.goto(evil_server + "/")
+    page.select_option("#source", "docs")
+    page.fill("#question", "Who was Ada Lovelace's father?")
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+    item = page.locator("#quotes li").first
+    source, text = item.locator(".p-source").bounding_box(), item.locator("span").nth(1).bounding_box()
+    assert source is not None and text is not None
+    assert source["y"] + source["height"] <= text["y"] + 1  # its own line, above the quote

@@ -4,15 +4,26 @@
 
 const tripleKey = (q, p, v) => JSON.stringify([q, p, v]);
 
+// Keeps a shown popover inside the window: shifted left by what would overflow on the right.
+function place(pop) {
+  pop.style.left = "0px";
+  const overflow = pop.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+  if (overflow > 0) pop.style.left = `${-overflow}px`;
+}
+
 function popover(chip, content) {
-  const wrap = el("span", { class: "cite" }, chip, el("span", { class: "popover", role: "tooltip" }, ...content));
+  const pop = el("span", { class: "popover", role: "tooltip" }, ...content);
+  const wrap = el("span", { class: "cite" }, chip, pop);
   chip.addEventListener("click", (e) => {
     e.preventDefault();
     const open = !wrap.classList.contains("open");
     document.querySelectorAll(".cite.open").forEach((w) => w.classList.remove("open"));
     wrap.classList.toggle("open", open);
     chip.setAttribute("aria-expanded", String(open));
+    if (open) place(pop);
   });
+  wrap.addEventListener("mouseenter", () => place(pop));
+  chip.addEventListener("focus", () => place(pop));
   return wrap;
 }
 
@@ -50,6 +61,10 @@ function renderTriples(r) {
       return tripleChip(numbers.get(key), c);
     });
     answer.append(sentenceNode(s, chips));
+  }
+  if (r.retrieved.length === 0) {  // nothing retrieved (an [NA] answer, say): say so, no empty table
+    document.getElementById("evidence-title").textContent = "No triples retrieved";
+    return;
   }
   document.getElementById("evidence-title").textContent =
     `Retrieved subgraph (${r.retrieved_total} triples${r.retrieved_total > r.retrieved.length ? `, first ${r.retrieved.length} shown` : ""})`;
