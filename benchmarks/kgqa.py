@@ -154,7 +154,7 @@ def main() -> None:
     )
 
     # -- graphs the shipped model never saw, and leave-one-graph-out --------------------------
-    from kgcite.cli_retrieve import open_kg
+    from kgcite.cli.common import open_kg
 
     lab = open_kg(str(DATA / "lab_graph.tsv"))
     lab_items = dataset_file(DATA / "lab_questions.jsonl")

@@ -378,7 +378,7 @@ def test_verbose_logs_what_kgcite_does(tmp_path: Path) -> None:
 def test_every_option_has_help_that_shows_its_default() -> None:
     import argparse
 
-    from kgcite.cli import build_parser
+    from kgcite.cli.main import build_parser
 
     def walk(p: argparse.ArgumentParser, path: str):  # type: ignore[no-untyped-def]
         for a in p._actions:

@@ -75,3 +75,9 @@ def test_no_package_cycle() -> None:
 
     cycles = sorted(p for p in graph if reaches(p, p, {p}))
     assert not cycles, cycles
+
+
+def test_nothing_imports_the_command_line() -> None:
+    """The CLI is the top: its modules import the library, never the other way round."""
+    back = [f"{module}:{line}" for me, module, target, line in imports() if part(target) == "cli" and me != "cli"]
+    assert not back, back

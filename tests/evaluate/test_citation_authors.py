@@ -23,7 +23,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kgcite.cli import main
+from kgcite.cli.main import main
 from kgcite.kg.loaders import shipped_biokalma
 
 Knowledge = tuple[str, str, str]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kgcite.cli import format_attributed
+from kgcite.cli.common import format_attributed
 from kgcite.evaluate.alignment import alignment_claims
 from kgcite.generate.citations import ParsedAnswer
 from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator, rewrite_problem

@@ -4,25 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
-from pathlib import Path
 
-from kgcite.kg import EmbeddedStore, InputError, SparqlStore, open_store
-
-
-def open_kg(location: str) -> SparqlStore:
-    """A store folder (opened read-only) or a graph file in any loader format (loaded in memory)."""
-    path = Path(location)
-    if path.is_dir():
-        return open_store(path, read_only=True)
-    if not path.exists():
-        raise InputError(location, None, None, "no such graph file or store folder")
-    store = EmbeddedStore()
-    t0 = time.perf_counter()
-    n = store.load(path)
-    print(f"loaded {path.name}: {n:,} quads in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    return store
+from kgcite.cli.common import open_kg
+from kgcite.kg import InputError
 
 
 def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli import runtime_from_args
+from kgcite.cli.common import llm_options, model_options, open_kg, runtime_from_args, unit_option
 from kgcite.errors import UsageError
 from kgcite.evaluate.alignment import AttributionScorer
 from kgcite.evaluate.plots import bar_chart, line_chart
@@ -95,7 +94,6 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
 
 
 def cmd_train_paths(args: argparse.Namespace) -> int:
-    from kgcite.cli_retrieve import open_kg
     from kgcite.retrieve.tog_e import find_topics
     from kgcite.runs import dataset_file
     from kgcite.train.paths import QAItem, path_pairs, shipped_training_pairs, train_paths
@@ -272,16 +270,6 @@ def _experiment_outputs(kind: str, rows: list[dict[str, Any]], labels: list[str]
 # -- parser -------------------------------------------------------------------------------------
 
 
-def _llm_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--model",
-        metavar="GGUF|NAME",
-        help="a GGUF file for embedded llama.cpp (default SmolLM2-135M), or the model name with --base-url",
-    )
-    p.add_argument("--base-url", metavar="URL", help="an OpenAI-compatible server; key from $OPENAI_API_KEY")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-
-
 def _nli_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--nli", metavar="SPEC", help="NLI model: kgcite (shipped, default), hf:PATH, t5:PATH, or an ONNX export folder"
@@ -304,12 +292,7 @@ def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> Non
     p.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
 
 
-def register(
-    sub: Any,
-    ev: Any,
-    unit_option: Callable[[argparse.ArgumentParser], None],
-    model_options: Callable[[argparse.ArgumentParser], None],
-) -> None:
+def register(sub: Any, ev: Any) -> None:
     """Add this module's commands to the main parser (``sub``) and to ``kgcite eval`` (``ev``)."""
     nli = sub.add_parser("nli", help="does a premise entail a hypothesis? (kgcite's NLI model)")
     nli.add_argument("--premise", required=True, metavar="TEXT", help="the text that should entail the hypothesis")
@@ -340,7 +323,7 @@ def register(
         metavar="P",
         help='share of KG hypotheses whose property is named in another inflection ("stars actors" for "starred actors"); default 0 (the shipped recipe); 0.3 is an experiment in docs/results.md',
     )
-    _llm_options(tn)
+    llm_options(tn)
     tn.set_defaults(func=cmd_train_nli)
 
     tr = train.add_parser(
@@ -459,7 +442,7 @@ def register(
     )
     al.add_argument("--batch-size", type=int, default=64, help="answers judged per batch (default 64)")
     _nli_options(al)
-    _llm_options(al)
+    llm_options(al)
     unit_option(al)
     al.set_defaults(func=cmd_eval_all)
 

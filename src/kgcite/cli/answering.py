@@ -1,68 +1,41 @@
-"""The ``kgcite`` command line."""
+"""The everyday commands: ask, run, demo, kg load/show, eval citations/answers."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kgcite.errors import KgciteError, TrainError, UsageError
+from kgcite.cli.common import (
+    format_attributed,
+    graph_options,
+    model_options,
+    open_graph,
+    open_kg,
+    runtime_from_args,
+    scheme_option,
+    shipped_biokalma_store,
+    store_options,
+    unit_option,
+)
+from kgcite.cli.quotes import add_quote_options
 from kgcite.evaluate.citation import CitationReport
 from kgcite.evaluate.records import AnswerRecord, read_records
 from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
-from kgcite.generate.citations import attach_marks
-from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator
-from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, open_store, scheme_named
-from kgcite.kg.embedded import biokalma_store, is_store
+from kgcite.generate.pipeline import GroundedGenerator
+from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
-from kgcite.runtime import Runtime, default_cache_path
-from kgcite.text.lexicon import property_label
+from kgcite.runtime import Runtime
 
 
 def _sample_answers() -> Path:
     return shipped_data("samples", "biokalma_sample_answers.jsonl")
-
-
-def _biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedStore:
-    """The shipped BioKaLMA graph, saying whether it was loaded or reopened."""
-    t0 = time.perf_counter()
-    store, n = biokalma_store(location)
-    if not quiet and n:
-        print(
-            f"loaded BioKaLMA into {location or 'memory'}: {n:,} quads read, {len(store):,} stored, "
-            f"{time.perf_counter() - t0:.2f} s",
-            file=sys.stderr,
-        )
-    elif not quiet:
-        print(f"reopened {location}: {len(store):,} quads, nothing reloaded", file=sys.stderr)
-    return store
-
-
-def _open(args: argparse.Namespace) -> SparqlStore:
-    if getattr(args, "kg", None):
-        from kgcite.cli_retrieve import open_kg
-
-        if getattr(args, "store", None) or getattr(args, "endpoint", None):
-            raise InputError("--kg", None, None, "give one graph: --kg, --store or --endpoint")
-        return open_kg(args.kg)
-    if getattr(args, "endpoint", None):
-        return open_store(args.endpoint, args.scheme)
-    if getattr(args, "store", None):
-        if not is_store(args.store):  # reading never makes a store where there was none
-            what = "no such store folder" if not Path(args.store).exists() else "not a kgcite store"
-            raise InputError(args.store, None, None, f"{what} (create one with `kgcite kg load FILE --store DIR`)")
-        return open_store(args.store, args.scheme)
-    return _biokalma_store(None, quiet=True)
-
-
-# -- kg ---------------------------------------------------------------------------------------
 
 
 def cmd_kg_load(args: argparse.Namespace) -> int:
@@ -122,7 +95,7 @@ def _entity_text(entity: Entity, graph: Subgraph) -> str:
 
 
 def cmd_kg_show(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_graph(args) as store:
         found = store.entity(args.entity)
         entities = [found] if found else store.entities_by_label(args.entity, prefix=args.prefix, limit=args.limit)
         if not entities:
@@ -137,9 +110,6 @@ def cmd_kg_show(args: argparse.Namespace) -> int:
     else:
         print("\n\n".join(_entity_text(e, g) for e, g in shown))
     return 0
-
-
-# -- eval -------------------------------------------------------------------------------------
 
 
 def _print_report(result: tuple[CitationReport, list[InputError]], args: argparse.Namespace) -> None:
@@ -160,7 +130,7 @@ def cmd_eval_citations(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Load the shipped BioKaLMA graph and score the shipped sample answers against it."""
-    store = _biokalma_store(args.store)
+    store = shipped_biokalma_store(args.store)
 
     def graph_from_store(rec: AnswerRecord) -> Subgraph:
         return Subgraph.merge(store.one_hop(e.id) for e in rec.graph.entities)
@@ -178,57 +148,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- ask / run ----------------------------------------------------------------------------------
-
-
-def runtime_from_args(args: argparse.Namespace) -> Runtime:
-    """The Runtime of any command; options a command does not declare keep their defaults."""
-    store = None
-    if getattr(args, "endpoint", None) or getattr(args, "store", None) or getattr(args, "kg", None):
-        store = _open(args)
-    return Runtime(
-        store=store,
-        model=args.model,
-        base_url=args.base_url,
-        cache=None if args.no_cache else default_cache_path(),
-        rewrite=True if getattr(args, "rewrite", False) else False if getattr(args, "no_rewrite", False) else None,
-        constrained=getattr(args, "constrained", False),
-        concurrency=getattr(args, "concurrency", 8),
-        timeout=getattr(args, "timeout", 60.0),
-        nli_model=getattr(args, "nli", None),
-        verifier="rules" if getattr(args, "no_nli", False) else "nli",
-        reranker_model=getattr(args, "reranker", None),
-        path_scorer=getattr(args, "path_scorer", None),
-    )
-
-
-def format_attributed(answer: AttributedAnswer) -> str:
-    """The answer with numbered citation marks and, below, each number's triple in words."""
-    numbers: dict[tuple[str, str, str], int] = {}
-    by_key = {t.key: t for t in answer.retrieved.triples}
-    lines = []
-    for sentence in answer.sentences:
-        marks = "".join(
-            f"[{numbers.setdefault(k, len(numbers) + 1)}]" for t in sentence.cited_triples() if (k := t.key)
-        )
-        lines.append(attach_marks(sentence.text, marks + ("[NA]" if sentence.na else "")))
-    shown = (answer.path or {}).get("shown", len(answer.predicted))
-    rest = list(answer.predicted[shown:])
-    if rest:
-        names = ", ".join(rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
-        noun = "answer" if len(rest) == 1 else "answers"
-        lines.append(f"(… and {len(rest)} more {noun} along the same path: {names}; all with their triples in --json.)")
-    out = [" ".join(lines), ""]
-    for key, n in numbers.items():
-        t = by_key.get(key)
-        subject = key[0] if t is None or t.subject_label == key[0] else f"{t.subject_label} ({key[0]})"
-        out.append(f"[{n}] {subject} · {property_label(key[1])} · {key[2]}")
-    if any(s.na for s in answer.sentences):
-        out.append("[NA] the knowledge graph does not hold this")
-    out += [f"note: {r}" for r in answer.repairs if r.startswith("linked ")]
-    return "\n".join(out).rstrip()
-
-
 def _note_unused_model(args: argparse.Namespace) -> None:
     """A model named for grounded mode without --rewrite would silently go unused: say so."""
     if args.mode == "grounded" and not args.rewrite and (args.model or args.base_url):
@@ -236,15 +155,6 @@ def _note_unused_model(args: argparse.Namespace) -> None:
             "kgcite: note: grounded answers are template text; add --rewrite to let the model phrase them",
             file=sys.stderr,
         )
-
-
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("kgcite")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -260,7 +170,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         ) from exc
     runtime = runtime_from_args(args)
     if args.source != "kg" or args.docs or args.search_url:
-        from kgcite.cli_quotes import cmd_ask_quotes
+        from kgcite.cli.quotes import cmd_ask_quotes
 
         if args.source == "kg":
             raise InputError("--source", None, None, "--docs/--search-url need --source docs or both")
@@ -330,12 +240,10 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
 
 def _open_graph_name(where: str) -> SparqlStore:
     """A run's ``graph``: metaqa / biokalma (shipped), a graph file or a store folder."""
-    from kgcite.cli_retrieve import open_kg
-
     if where == "metaqa":
         return open_kg(str(shipped_data("metaqa", "kb.txt")))
     if where == "biokalma":
-        return _biokalma_store(None, quiet=True)
+        return shipped_biokalma_store(None, quiet=True)
     return open_kg(where)
 
 
@@ -378,117 +286,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- parser -----------------------------------------------------------------------------------
-
-
-def _scheme_option(p: argparse.ArgumentParser, help: str) -> None:
-    p.add_argument("--scheme", choices=["generic", "wikidata"], default="generic", help=f"{help} (default generic)")
-
-
-def _store_options(p: argparse.ArgumentParser) -> None:
-    where = p.add_mutually_exclusive_group()
-    where.add_argument(
-        "--store", metavar="DIR", help="embedded store folder (default: the shipped BioKaLMA graph, in memory)"
-    )
-    where.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 query endpoint instead of an embedded store")
-    _scheme_option(p, "IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)")
-
-
-def graph_options(p: argparse.ArgumentParser) -> None:
-    """After :func:`_model_options`: a graph file loaded in memory, and how relation paths are scored."""
-    p.add_argument(
-        "--kg",
-        metavar="FILE|DIR",
-        help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
-        "loaded in memory, or a store folder",
-    )
-    p.add_argument(
-        "--path-scorer",
-        metavar="NAME|DIR",
-        default=None,
-        help="multi-hop questions: zero-shot (default; no trained model), off (one-hop answers only), or a "
-        "`kgcite train paths` export folder whose cross-encoder re-ranks the chains the zero-shot beam walked",
-    )
-
-
-def _model_options(p: argparse.ArgumentParser) -> None:
-    """Options of the commands that answer questions: how, with which LLM, over which graph."""
-    _answer_options(p)
-    _llm_options(p)
-    _store_options(p)
-
-
-def _answer_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--mode",
-        choices=["grounded", "free"],
-        default="grounded",
-        help="grounded (default): one sentence per asked relation, citing it by construction, [NA] for what the graph lacks; free: KaLMA's baseline prompt + repair",
-    )
-    rw = p.add_mutually_exclusive_group()
-    rw.add_argument(
-        "--rewrite",
-        action="store_true",
-        help="grounded mode: let the LLM rephrase the template sentences (kept only if the judge supports every "
-        "citation and nothing is added); off by default",
-    )
-    rw.add_argument(
-        "--no-rewrite",
-        action="store_true",
-        help="no LLM phrasing at all: grounded answers stay template text (the default), document answers are extractive",
-    )
-    p.add_argument(
-        "--constrained",
-        action="store_true",
-        help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]",
-    )
-
-
-def _llm_options(p: argparse.ArgumentParser) -> None:
-    """Which LLM, embedded or on a server, and how it is called."""
-    p.add_argument(
-        "--model",
-        metavar="GGUF|NAME",
-        help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url",
-    )
-    p.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY",
-    )
-    p.add_argument(
-        "--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)"
-    )
-    p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
-
-
-def _unit_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--precision-unit",
-        choices=["citation", "distinct"],
-        default="citation",
-        help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts); default citation",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="kgcite",
-        description="Verifiable question answering over knowledge graphs: citations to KG triples, [NA], and their metrics.",
-    )
-    parser.add_argument("--version", action="version", version=f"kgcite {_version()}")
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", help="log what kgcite is doing (models loaded, stores opened)"
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+    """Add these commands; returns ``kgcite eval``'s subcommands for the other modules' metrics."""
     demo = sub.add_parser("demo", help="load the shipped BioKaLMA graph and score the shipped sample answers")
     demo.add_argument(
         "--store", metavar="DIR", help="keep the store on disk here; a second run reopens it without reloading"
     )
-    _unit_option(demo)
+    unit_option(demo)
     demo.set_defaults(func=cmd_demo)
 
     ask = sub.add_parser(
@@ -498,10 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
         "question", metavar="QUESTION", help='the question, quoted: kgcite ask "Who was Stephen Crane\'s father?"'
     )
     ask.add_argument("--json", action="store_true", help="print the answer as JSON")
-    _model_options(ask)
+    model_options(ask)
     graph_options(ask)
-    from kgcite.cli_quotes import add_quote_options, register_eval
-
     add_quote_options(ask)
     ask.set_defaults(func=cmd_ask)
 
@@ -530,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rn.add_argument("--limit", type=int, help="only the first N items")
     rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
-    _model_options(rn)
+    model_options(rn)
     graph_options(rn)
     rn.set_defaults(func=cmd_run)
 
@@ -550,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="graph files: BioKaLMA JSON, TSV triples, N-Triples/Turtle/N-Quads/TriG",
     )
     load.add_argument("--store", metavar="DIR", required=True, help="store folder (created if missing)")
-    _scheme_option(load, "IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
+    scheme_option(load, "IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
     load.set_defaults(func=cmd_kg_load)
 
     show = kg.add_parser("show", help="an entity (by id or label) with its one-hop triples")
@@ -558,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--prefix", action="store_true", help="match labels and aliases by prefix")
     show.add_argument("--limit", type=int, default=5, help="at most this many entities for a label (default 5)")
     show.add_argument("--json", action="store_true", help="print the entity and its triples as JSON")
-    _store_options(show)
+    store_options(show)
     show.set_defaults(func=cmd_kg_show)
 
     ev = sub.add_parser("eval", help="evaluate answers").add_subparsers(
@@ -580,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FIELD",
         help="score another text field of each line, e.g. raw_output (a model's answer before repair); default answer",
     )
-    _unit_option(cit)
+    unit_option(cit)
     cit.set_defaults(func=cmd_eval_citations)
     ans = ev.add_parser(
         "answers",
@@ -599,45 +401,4 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ans.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     ans.set_defaults(func=cmd_eval_answers)
-    register_eval(ev)
-    from kgcite import cli_research
-
-    cli_research.register(sub, ev, _unit_option, _model_options)
-    from kgcite import cli_retrieve
-
-    cli_retrieve.register(sub)
-    from kgcite import cli_bench
-
-    cli_bench.register(sub, _llm_options, _store_options)
-    from kgcite import cli_evaluators
-
-    cli_evaluators.register(sub, _llm_options)
-    from kgcite import cli_serve
-
-    cli_serve.register(sub, _model_options)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a command. Any :class:`KgciteError` becomes one ``kgcite: error: …`` line, no traceback:
-    exit 2 for what the user fixes (input, options, training set-up), 1 for a model or store
-    failing at run time (so scripts can retry those)."""
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
-        format="kgcite: %(name)s: %(message)s",
-    )
-    try:
-        return int(args.func(args))
-    except (InputError, UsageError, TrainError) as exc:
-        print(f"kgcite: error: {exc}", file=sys.stderr)
-        return 2
-    except KgciteError as exc:
-        print(f"kgcite: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return ev

@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
 
+from kgcite.cli.common import llm_options
 from kgcite.kg import InputError
 
 
@@ -23,7 +24,7 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
         return NLIEvaluator(load_nli(args.nli))
     if spec in ("llm-zero", "llm-few"):
-        from kgcite.cli import runtime_from_args
+        from kgcite.cli.common import runtime_from_args
 
         examples = [
             (AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots
@@ -162,7 +163,7 @@ def _write_report(out: Path, report: dict[str, Any]) -> None:
     )
 
 
-def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "evaluate-evaluator",
         help="score an attribution evaluator (nli, llm-zero, llm-few, trained) on a CAQA-style benchmark",
@@ -190,5 +191,5 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
     )
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--out", metavar="DIR", help="resumable: judgements.jsonl, report.md, metrics.json, confusion.png")
-    model_options(p)
+    llm_options(p)
     p.set_defaults(func=cmd_evaluate_evaluator)

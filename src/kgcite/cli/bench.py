@@ -8,20 +8,18 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from kgcite.cli.common import llm_options, open_kg, store_options
 from kgcite.kg import InputError
 from kgcite.kg.loaders import file_kind, read_tsv
 from kgcite.kg.model import Triple
 
-Options = Callable[[argparse.ArgumentParser], None]
-
 
 def graph_triples(location: str) -> Iterable[Triple]:
     """Every triple of a graph file (TSV read directly; other formats through the embedded store) or store folder."""
-    from kgcite.cli_retrieve import open_kg
 
     path = Path(location)
     if path.is_file() and file_kind(path) == "tsv":
@@ -89,7 +87,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     t_build = time.perf_counter() - t0
     if args.verbaliser == "llm":
         from kgcite.bench.caqa_llm import LLMVerbaliser
-        from kgcite.cli import runtime_from_args
+        from kgcite.cli.common import runtime_from_args
 
         verbaliser = LLMVerbaliser(runtime_from_args(args).llm, index)
         built = verbaliser.rewrite(built)
@@ -123,7 +121,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, llm_options: Options, store_options: Options) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     build = sub.add_parser("build", help="build benchmarks from a knowledge graph").add_subparsers(
         dest="build_command", required=True, metavar="BENCHMARK"
     )
@@ -169,7 +167,7 @@ def register(sub: argparse._SubParsersAction, llm_options: Options, store_option
     )
     llm_options(c)  # for --verbaliser llm
     c.set_defaults(func=cmd_build_caqa)
-    register_kalma(build, llm_options, store_options)
+    register_kalma(build)
 
 
 def _kalma_seeds(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
@@ -210,7 +208,7 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from kgcite.bench.kalma import EvolutionaryBuilder, relation_counts
-    from kgcite.cli import runtime_from_args
+    from kgcite.cli.common import runtime_from_args
     from kgcite.jsonl import appending
     from kgcite.kg.model import Subgraph
 
@@ -257,7 +255,7 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_kalma(build: argparse._SubParsersAction, llm_options: Options, store_options: Options) -> None:  # type: ignore[type-arg]
+def register_kalma(build: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     k = build.add_parser(
         "kalma",
         help="BioKaLMA-style questions with minimum knowledge sets, by evolutionary generation",

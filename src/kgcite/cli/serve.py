@@ -7,13 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kgcite.cli.common import graph_options, model_options
 from kgcite.kg import InputError
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from kgcite.cli import runtime_from_args
+    from kgcite.cli.common import runtime_from_args
     from kgcite.server.app import ServeConfig, Service, create_app
 
     if args.reports and not Path(args.reports).is_dir():
@@ -63,7 +64,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "serve",
         help="HTTP API + web page: ask and inspect every citation, read evaluation reports",
@@ -93,7 +94,6 @@ def register(sub: argparse._SubParsersAction, model_options: Any) -> None:  # ty
         help="the server's log level (default warning)",
     )
     model_options(p)
-    from kgcite.cli import graph_options
 
     graph_options(p)
     p.set_defaults(func=cmd_serve)

@@ -1,0 +1,200 @@
+"""What every command shares: the graph and models its options name, the option groups
+themselves (defined once), and how an answer is printed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from kgcite.generate.citations import attach_marks
+from kgcite.generate.pipeline import AttributedAnswer
+from kgcite.kg import EmbeddedStore, InputError, SparqlStore, open_store
+from kgcite.kg.embedded import biokalma_store, is_store
+from kgcite.runtime import Runtime, default_cache_path
+from kgcite.text.lexicon import property_label
+
+
+def open_kg(location: str) -> SparqlStore:
+    """A store folder (opened read-only) or a graph file in any loader format (loaded in memory)."""
+    path = Path(location)
+    if path.is_dir():
+        return open_store(path, read_only=True)
+    if not path.exists():
+        raise InputError(location, None, None, "no such graph file or store folder")
+    store = EmbeddedStore()
+    t0 = time.perf_counter()
+    n = store.load(path)
+    print(f"loaded {path.name}: {n:,} quads in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return store
+
+
+def shipped_biokalma_store(location: str | None, *, quiet: bool = False) -> EmbeddedStore:
+    """The shipped BioKaLMA graph, saying whether it was loaded or reopened."""
+    t0 = time.perf_counter()
+    store, n = biokalma_store(location)
+    if not quiet and n:
+        print(
+            f"loaded BioKaLMA into {location or 'memory'}: {n:,} quads read, {len(store):,} stored, "
+            f"{time.perf_counter() - t0:.2f} s",
+            file=sys.stderr,
+        )
+    elif not quiet:
+        print(f"reopened {location}: {len(store):,} quads, nothing reloaded", file=sys.stderr)
+    return store
+
+
+def open_graph(args: argparse.Namespace) -> SparqlStore:
+    if getattr(args, "kg", None):
+        if getattr(args, "store", None) or getattr(args, "endpoint", None):
+            raise InputError("--kg", None, None, "give one graph: --kg, --store or --endpoint")
+        return open_kg(args.kg)
+    if getattr(args, "endpoint", None):
+        return open_store(args.endpoint, args.scheme)
+    if getattr(args, "store", None):
+        if not is_store(args.store):  # reading never makes a store where there was none
+            what = "no such store folder" if not Path(args.store).exists() else "not a kgcite store"
+            raise InputError(args.store, None, None, f"{what} (create one with `kgcite kg load FILE --store DIR`)")
+        return open_store(args.store, args.scheme)
+    return shipped_biokalma_store(None, quiet=True)
+
+
+def runtime_from_args(args: argparse.Namespace) -> Runtime:
+    """The Runtime of any command; options a command does not declare keep their defaults."""
+    store = None
+    if getattr(args, "endpoint", None) or getattr(args, "store", None) or getattr(args, "kg", None):
+        store = open_graph(args)
+    return Runtime(
+        store=store,
+        model=args.model,
+        base_url=args.base_url,
+        cache=None if args.no_cache else default_cache_path(),
+        rewrite=True if getattr(args, "rewrite", False) else False if getattr(args, "no_rewrite", False) else None,
+        constrained=getattr(args, "constrained", False),
+        concurrency=getattr(args, "concurrency", 8),
+        timeout=getattr(args, "timeout", 60.0),
+        nli_model=getattr(args, "nli", None),
+        verifier="rules" if getattr(args, "no_nli", False) else "nli",
+        reranker_model=getattr(args, "reranker", None),
+        path_scorer=getattr(args, "path_scorer", None),
+    )
+
+
+def format_attributed(answer: AttributedAnswer) -> str:
+    """The answer with numbered citation marks and, below, each number's triple in words."""
+    numbers: dict[tuple[str, str, str], int] = {}
+    by_key = {t.key: t for t in answer.retrieved.triples}
+    lines = []
+    for sentence in answer.sentences:
+        marks = "".join(
+            f"[{numbers.setdefault(k, len(numbers) + 1)}]" for t in sentence.cited_triples() if (k := t.key)
+        )
+        lines.append(attach_marks(sentence.text, marks + ("[NA]" if sentence.na else "")))
+    shown = (answer.path or {}).get("shown", len(answer.predicted))
+    rest = list(answer.predicted[shown:])
+    if rest:
+        names = ", ".join(rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
+        noun = "answer" if len(rest) == 1 else "answers"
+        lines.append(f"(… and {len(rest)} more {noun} along the same path: {names}; all with their triples in --json.)")
+    out = [" ".join(lines), ""]
+    for key, n in numbers.items():
+        t = by_key.get(key)
+        subject = key[0] if t is None or t.subject_label == key[0] else f"{t.subject_label} ({key[0]})"
+        out.append(f"[{n}] {subject} · {property_label(key[1])} · {key[2]}")
+    if any(s.na for s in answer.sentences):
+        out.append("[NA] the knowledge graph does not hold this")
+    out += [f"note: {r}" for r in answer.repairs if r.startswith("linked ")]
+    return "\n".join(out).rstrip()
+
+
+def scheme_option(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--scheme", choices=["generic", "wikidata"], default="generic", help=f"{help} (default generic)")
+
+
+def store_options(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--store", metavar="DIR", help="embedded store folder (default: the shipped BioKaLMA graph, in memory)"
+    )
+    where.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 query endpoint instead of an embedded store")
+    scheme_option(p, "IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)")
+
+
+def graph_options(p: argparse.ArgumentParser) -> None:
+    """After :func:`_model_options`: a graph file loaded in memory, and how relation paths are scored."""
+    p.add_argument(
+        "--kg",
+        metavar="FILE|DIR",
+        help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
+        "loaded in memory, or a store folder",
+    )
+    p.add_argument(
+        "--path-scorer",
+        metavar="NAME|DIR",
+        default=None,
+        help="multi-hop questions: zero-shot (default; no trained model), off (one-hop answers only), or a "
+        "`kgcite train paths` export folder whose cross-encoder re-ranks the chains the zero-shot beam walked",
+    )
+
+
+def model_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that answer questions: how, with which LLM, over which graph."""
+    answer_options(p)
+    llm_options(p)
+    store_options(p)
+
+
+def answer_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--mode",
+        choices=["grounded", "free"],
+        default="grounded",
+        help="grounded (default): one sentence per asked relation, citing it by construction, [NA] for what the graph lacks; free: KaLMA's baseline prompt + repair",
+    )
+    rw = p.add_mutually_exclusive_group()
+    rw.add_argument(
+        "--rewrite",
+        action="store_true",
+        help="grounded mode: let the LLM rephrase the template sentences (kept only if the judge supports every "
+        "citation and nothing is added); off by default",
+    )
+    rw.add_argument(
+        "--no-rewrite",
+        action="store_true",
+        help="no LLM phrasing at all: grounded answers stay template text (the default), document answers are extractive",
+    )
+    p.add_argument(
+        "--constrained",
+        action="store_true",
+        help="free mode: a GBNF grammar lets the model cite only retrieved triples or [NA]",
+    )
+
+
+def llm_options(p: argparse.ArgumentParser) -> None:
+    """Which LLM, embedded or on a server, and how it is called."""
+    p.add_argument(
+        "--model",
+        metavar="GGUF|NAME",
+        help="a GGUF file for embedded llama.cpp (default: SmolLM2-135M-Instruct), or the model name with --base-url",
+    )
+    p.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama, OpenAI); key from $OPENAI_API_KEY",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)"
+    )
+    p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
+
+
+def unit_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--precision-unit",
+        choices=["citation", "distinct"],
+        default="citation",
+        help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts); default citation",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")

@@ -1,0 +1,61 @@
+"""``kgcite``: the parser of every command, and ``main``, which turns errors into one line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from kgcite.cli import answering, bench, evaluators, quotes, research, retrieve, serve
+from kgcite.errors import InputError, KgciteError, TrainError, UsageError
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("kgcite")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kgcite",
+        description="Verifiable question answering over knowledge graphs: citations to KG triples, [NA], and their metrics.",
+    )
+    parser.add_argument("--version", action="version", version=f"kgcite {_version()}")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log what kgcite is doing (models loaded, stores opened)"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    ev = answering.register(sub)
+    quotes.register_eval(ev)
+    research.register(sub, ev)
+    retrieve.register(sub)
+    bench.register(sub)
+    evaluators.register(sub)
+    serve.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command. Any :class:`KgciteError` becomes one ``kgcite: error: …`` line, no traceback:
+    exit 2 for what the user fixes (input, options, training set-up), 1 for a model or store
+    failing at run time (so scripts can retry those)."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+        format="kgcite: %(name)s: %(message)s",
+    )
+    try:
+        return int(args.func(args))
+    except (InputError, UsageError, TrainError) as exc:
+        print(f"kgcite: error: {exc}", file=sys.stderr)
+        return 2
+    except KgciteError as exc:
+        print(f"kgcite: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
