@@ -59,6 +59,15 @@ def ask(page: Any, url: str, question: str) -> None:
     page.wait_for_selector("#result:not([hidden])", timeout=120_000)
 
 
+def ask_docs(page: Any, url: str) -> None:
+    """Ask the page for an answer from documents (quotes)."""
+    page.goto(url + "/")
+    page.select_option("#source", "docs")
+    page.fill("#question", "Who was Ada Lovelace's father?")
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+
+
 def test_citation_chips_show_their_triples(page: Any, evil_server: str) -> None:
     ask(page, evil_server, "Who was Ada Lovelace's father?")
     chips = page.locator("#answer .chip")
@@ -122,11 +131,7 @@ def test_errors_are_shown(page: Any, evil_server: str) -> None:
 
 
 def test_quote_chips_show_their_quotes(page: Any, evil_server: str) -> None:
-    page.goto(evil_server + "/")
-    page.select_option("#source", "docs")
-    page.fill("#question", "Who was Ada Lovelace's father?")
-    page.click("#ask")
-    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+    ask_docs(page, evil_server)
     quotes = page.locator("#quotes li")
     assert quotes.count() >= 1 and "<script>alert(3)</script>" in page.locator("#quotes").inner_text()
     chip = page.locator("#answer .chip").first
@@ -197,11 +202,7 @@ def test_na_answer_has_no_empty_table(page: Any, evil_server: str) -> None:
 
 
 def test_quote_source_is_set_apart_from_its_text(page: Any, evil_server: str) -> None:
-    page.goto(evil_server + "/")
-    page.select_option("#source", "docs")
-    page.fill("#question", "Who was Ada Lovelace's father?")
-    page.click("#ask")
-    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+    ask_docs(page, evil_server)
     item = page.locator("#quotes li").first
     source, text = item.locator(".p-source").bounding_box(), item.locator("span").nth(1).bounding_box()
     assert source is not None and text is not None
