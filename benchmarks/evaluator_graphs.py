@@ -118,7 +118,8 @@ def main() -> None:
             table.append(table6_row(graph, "held out: trained without it", score(models[f"without-{graph}"], rows)))
         for name, model in models.items():  # the models that trained on this source: in domain
             if name.startswith("without-") and name != f"without-{graph}":
-                table.append(table6_row(graph, f"in domain: {name}", score(model, rows)))
+                kind = "other synthetic graphs" if graph == "synthetic" else "in domain"
+                table.append(table6_row(graph, f"{kind}: {name}", score(model, rows)))
         if "all" in models:
             kind = "held out: test graphs" if graph == "synthetic" else "in domain: trained on all"
             table.append(table6_row(graph, kind, score(models["all"], rows)))
