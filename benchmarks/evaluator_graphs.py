@@ -40,7 +40,7 @@ OWN_GRAPHS = {
 }
 
 
-def test_sets(per_graph: int | None, limit: int) -> tuple[dict[str, list[Row]], dict[str, list[Row]]]:
+def test_sets(built: dict[str, list[Row]], limit: int) -> tuple[dict[str, list[Row]], dict[str, list[Row]]]:
     """(test split of each training source, test rows of graphs no model trains on), ``limit`` each."""
     rng = random.Random(0)
 
@@ -49,7 +49,7 @@ def test_sets(per_graph: int | None, limit: int) -> tuple[dict[str, list[Row]], 
         rng.shuffle(rows)
         return rows[:limit]
 
-    sources = {g: cut(graph_rows(g, per_graph, test=g == "synthetic")) for g in GRAPHS}
+    sources = {g: cut(rows) for g, rows in built.items()}
     unseen = {}
     for name, path in OWN_GRAPHS.items():
         store = EmbeddedStore()
@@ -61,7 +61,7 @@ def test_sets(per_graph: int | None, limit: int) -> tuple[dict[str, list[Row]], 
 
 def train_missing(
     models: Path,
-    per_graph: int | None,
+    built: dict[str, list[Row]],
     samples: int,
     epochs: int,
     max_steps: int | None,
@@ -70,7 +70,7 @@ def train_missing(
     from kgcite.train.cross_encoder import TrainConfig
     from kgcite.train.evaluator import train_evaluator
 
-    rows = {g: [r for r in graph_rows(g, per_graph) if r["split"] == "train"] for g in GRAPHS}
+    rows = {g: [r for r in built[g] if r["split"] == "train"] for g in GRAPHS}
     for left in leave_out:
         out = models / (f"without-{left}" if left else "all")
         if (out / "onnx" / "model.onnx").exists():
@@ -102,10 +102,12 @@ def main() -> None:
         if args.models is None:
             tmp = tempfile.TemporaryDirectory()
             args.models, args.train = Path(tmp.name), True
+    built = {g: graph_rows(g, args.per_graph) for g in GRAPHS}  # built once: train and test splits
     if args.train and args.models:
         leave_out = ("metaqa", None) if args.quick else (*GRAPHS, None)
-        train_missing(args.models, args.per_graph, args.samples, args.epochs, max_steps, leave_out)
-    sources, unseen = test_sets(args.per_graph, args.limit)
+        train_missing(args.models, built, args.samples, args.epochs, max_steps, leave_out)
+    built["synthetic"] = graph_rows("synthetic", args.per_graph, test=True)  # graphs no model trains on
+    sources, unseen = test_sets(built, args.limit)
     shipped = TrainedEvaluator().load()
     runs: dict[str, Path] = {}
     if args.models:

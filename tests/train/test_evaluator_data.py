@@ -34,3 +34,11 @@ def test_balanced_mix_is_even_across_graphs_and_categories() -> None:
 def test_unknown_graph_is_named() -> None:
     with pytest.raises(ValueError, match="unknown graph 'wikidata'"):
         graph_rows("wikidata", 5)
+
+
+def test_train_rows_are_the_train_split_of_each_source() -> None:
+    from kgcite.train.evaluator_data import train_rows
+
+    rows = train_rows(["synthetic"], 5)
+    assert rows and {r["split"] for r in rows} == {"train"}
+    assert {r["graph"] for r in rows} == {f"synthetic-{g}" for g in range(1, 7)}

@@ -89,7 +89,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
         from kgcite.bench.caqa_llm import LLMVerbaliser
         from kgcite.cli.common import runtime_from_args
 
-        verbaliser = LLMVerbaliser(runtime_from_args(args).llm, index)
+        verbaliser = LLMVerbaliser(runtime_from_args(args, graph=False).llm, index)
         built = verbaliser.rewrite(built)
         print(
             f"LLM verbaliser: {verbaliser.kept} rewrites kept, {verbaliser.rejected} fell back to templates",

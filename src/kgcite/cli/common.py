@@ -60,10 +60,11 @@ def open_graph(args: argparse.Namespace) -> SparqlStore:
     return shipped_biokalma_store(None, quiet=True)
 
 
-def runtime_from_args(args: argparse.Namespace) -> Runtime:
-    """The Runtime of any command; options a command does not declare keep their defaults."""
+def runtime_from_args(args: argparse.Namespace, *, graph: bool = True) -> Runtime:
+    """The Runtime of any command; options a command does not declare keep their defaults.
+    ``graph=False``: the command reads its graph itself, so the options' graph is not opened again."""
     store = None
-    if getattr(args, "endpoint", None) or getattr(args, "store", None) or getattr(args, "kg", None):
+    if graph and (getattr(args, "endpoint", None) or getattr(args, "store", None) or getattr(args, "kg", None)):
         store = open_graph(args)
     return Runtime(
         store=store,

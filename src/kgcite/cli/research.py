@@ -143,10 +143,10 @@ def cmd_train_evaluator(args: argparse.Namespace) -> int:
     if args.bench:
         summary = train_evaluator(args.bench, args.out, config, n=args.samples)
     else:
-        from kgcite.train.evaluator_data import graph_rows
+        from kgcite.train.evaluator_data import train_rows
 
         graphs = [g for g in args.graphs if g != args.without]
-        rows = [r for g in graphs for r in graph_rows(g, args.per_graph, args.seed) if r["split"] == "train"]
+        rows = train_rows(graphs, args.per_graph, args.seed)
         print(f"training rows: {len(rows):,} from {', '.join(graphs)}", file=sys.stderr)
         summary = train_evaluator(rows, args.out, config, n=args.samples, described="graphs: " + ", ".join(graphs))
     print(json.dumps({"graphs": summary["train"]["graphs"], "categories": summary["train"]["categories"]}))

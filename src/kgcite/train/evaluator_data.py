@@ -93,6 +93,11 @@ def graph_rows(graph: str, n: int | None = None, seed: int = 0, *, test: bool = 
     return builders[graph]()
 
 
+def train_rows(graphs: Sequence[str], n: int | None = None, seed: int = 0) -> list[Row]:
+    """The train split of each named source, together: what ``kgcite train evaluator --graphs`` trains on."""
+    return [r for g in graphs for r in graph_rows(g, n, seed) if r["split"] == "train"]
+
+
 def rows_from_triples(name: str, triples: Sequence[Triple], n: int, seed: int = 0) -> list[Row]:
     """Test rows from any graph (a user's, say): path questions made from it, all in ``test``."""
     index = TripleIndex(link_by_name(triples))
