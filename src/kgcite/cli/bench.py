@@ -7,7 +7,6 @@ import json
 import os
 import sys
 import time
-from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -39,16 +38,11 @@ def metaqa_questions(path: Path) -> list:  # type: ignore[type-arg]
     return read_questions(int(hop_dir.split("-")[0]), name[3:-4], path.parent.parent)
 
 
-def _write(path: Path, lines: list[str]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text("".join(lines), encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def cmd_build_caqa(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from kgcite.bench.caqa import CaqaBuilder, jsonl_samples, metaqa_samples, split_of, stats_table
+    from kgcite.bench.caqa import CaqaBuilder, jsonl_samples, metaqa_samples
+    from kgcite.bench.caqa_files import BuildInfo, write_caqa
     from kgcite.bench.caqa_paths import link_by_name
     from kgcite.bench.caqa_query import TripleIndex
 
@@ -95,29 +89,23 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
             f"LLM verbaliser: {verbaliser.kept} rewrites kept, {verbaliser.rejected} fell back to templates",
             file=sys.stderr,
         )
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    lines: dict[str, list[str]] = defaultdict(list)
-    counts: dict[str, Counter[str]] = {s: Counter() for s in ("train", "dev", "test")}
-    for sample in built:
-        split = split_of(sample.source, sample.complexity, args.seed)
-        d = sample.to_dict() | {"split": split}
-        lines[split].append(json.dumps(d, ensure_ascii=False) + "\n")
-        counts[split].update([sample.category, sample.complexity])
-    for split in ("train", "dev", "test"):
-        _write(out / f"{split}.jsonl", lines[split])
-    skipped = ", ".join(f"{k}: {v:,}" for k, v in sorted(builder.skipped.items()))
-    _write(out / "skipped.jsonl", [json.dumps({"id": i, "reason": r}) + "\n" for i, r in builder.skipped_ids])
-    rules = ", ".join(f"{k}: {v:,}" for k, v in builder.rules.most_common())
-    stats = (
-        f"# CAQA-style benchmark\n\nBuilt by `kgcite build caqa` from `{args.kg}` and {len(samples):,} KGQA samples "
-        f"(`{args.format}`), seed {args.seed}, `{args.verbaliser}` verbaliser; {len(built):,} samples in {t_build:.1f} s.\n\n"
-        f"{stats_table(counts)}\n\nNot emitted: {skipped or 'nothing'} (each sample and reason in skipped.jsonl).\n\n"
-        f"Answer statements by rule (per source question): {rules or 'none'}.\n"
+    stats = write_caqa(
+        Path(args.out),
+        built,
+        BuildInfo(
+            graph=args.kg,
+            questions=len(samples),
+            question_format=args.format,
+            seed=args.seed,
+            verbaliser=args.verbaliser,
+            seconds=t_build,
+            skipped=builder.skipped,
+            skipped_ids=builder.skipped_ids,
+            rules=builder.rules,
+        ),
     )
-    _write(out / "stats.md", [stats])
     print(stats)
-    print(f"wrote {out}/train.jsonl, dev.jsonl, test.jsonl, stats.md, skipped.jsonl", file=sys.stderr)
+    print(f"wrote {args.out}/train.jsonl, dev.jsonl, test.jsonl, stats.md, skipped.jsonl", file=sys.stderr)
     return 0
 
 
