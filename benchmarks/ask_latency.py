@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.runs import dataset
 from kgcite.runtime import Runtime

@@ -30,7 +30,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from kgcite.bench.metaqa import MetaQAQuestion, read_questions
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg.loaders import read_tsv, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
@@ -162,8 +162,9 @@ def compose(
     vectors: CachedEmbedder,
     ranker: TwoStageRanker,
 ) -> None:
-    from kgcite.evaluate.quotes import NLIQuoteVerifier, quote_report
+    from kgcite.evaluate.metrics.quotes import quote_report
     from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
+    from kgcite.judge.quotes import NLIQuoteVerifier
     from kgcite.kg import EmbeddedStore
     from kgcite.models.llamacpp import LlamaCppLLM
     from kgcite.models.nli import OnnxNLI

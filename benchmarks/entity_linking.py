@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 from kgcite.models.ner import Mention, SpacyNER

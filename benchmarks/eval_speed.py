@@ -14,10 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from kgcite.evaluate.alignment import AttributionScorer
-from kgcite.evaluate.records import read_records
-from kgcite.evaluate.report import citation_report, format_table
-from kgcite.evaluate.suite import FullEvaluation
+from kgcite.evaluate.metrics.alignment import AttributionScorer
+from kgcite.evaluate.records.answer_file import read_records
+from kgcite.evaluate.records.report import citation_report, format_table
+from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.judge.support import SupportJudge
 from kgcite.models.nli import OnnxNLI
 

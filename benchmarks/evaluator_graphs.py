@@ -25,10 +25,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.attribution import TABLE6_HEAD, evaluator_report, table6_row
-from kgcite.evaluate.evaluators import TrainedEvaluator, judge_rows
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.judges.evaluators import judge_rows
+from kgcite.evaluate.metrics.attribution import TABLE6_HEAD, evaluator_report, table6_row
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg.embedded import EmbeddedStore
+from kgcite.models.evaluator import TrainedEvaluator
 from kgcite.train.evaluator import read_bench
 from kgcite.train.evaluator_data import GRAPHS, Row, graph_rows, rows_from_triples
 

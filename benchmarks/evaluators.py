@@ -21,10 +21,11 @@ from typing import Any
 from kgcite.bench.caqa import CATEGORIES, CaqaBuilder, metaqa_samples, single_triple_samples, split_of
 from kgcite.bench.caqa_query import TripleIndex
 from kgcite.bench.metaqa import read_questions
-from kgcite.evaluate.attribution import TABLE6_HEAD, evaluator_report, table6_row
-from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, TrainedEvaluator, judge_rows
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.judges.evaluators import LLMEvaluator, NLIEvaluator, judge_rows
+from kgcite.evaluate.metrics.attribution import TABLE6_HEAD, evaluator_report, table6_row
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg.loaders import read_biokalma, read_tsv, shipped_biokalma, shipped_data
+from kgcite.models.evaluator import AttributionItem, TrainedEvaluator
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.nli import OnnxNLI
 

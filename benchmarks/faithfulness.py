@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.alignment import alignment_claims, names_gap
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.metrics.alignment import alignment_claims, names_gap
+from kgcite.evaluate.records.report import format_table
 from kgcite.generate.citations import NACitation, ParsedAnswer, Sentence, cite_triples
 from kgcite.judge.support import SupportJudge
 from kgcite.kg.keys import property_key

@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 from pyoxigraph import RdfFormat
 
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, Entity, HttpSparqlStore, IriScheme, Triple
 from kgcite.kg.rdf import entity_quads, triple_quads
 

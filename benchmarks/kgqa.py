@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.bench.metaqa import MetaQAQuestion, read_questions
-from kgcite.evaluate.answers import answer_metrics, held_by
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.metrics.answers import answer_metrics, held_by
+from kgcite.evaluate.records.report import format_table
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.embedded import biokalma_store

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from kgcite.bench.kalma_examples import answers, crane_graph
-from kgcite.evaluate.alignment import AttributionScorer
-from kgcite.evaluate.classification import binary_accuracy, false_acceptance
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.metrics.alignment import AttributionScorer
+from kgcite.evaluate.metrics.classification import binary_accuracy, false_acceptance
+from kgcite.evaluate.records.report import format_table
 from kgcite.judge.rules import Claim
 from kgcite.judge.support import SupportJudge, value_relations
 from kgcite.kg.keys import property_key

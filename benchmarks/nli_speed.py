@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.models.nli import OnnxNLI
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 
 import httpx
 
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 from kgcite.server.launch import served
 

@@ -18,7 +18,7 @@ import statistics
 import time
 
 from kgcite.bench.metaqa import MetaQAGraph, MetaQAQuestion, read_questions
-from kgcite.evaluate.report import format_table
+from kgcite.evaluate.records.report import format_table
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.embed import OnnxMiniLM

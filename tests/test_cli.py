@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.evaluate.test_citation import FIGURE_2, K, M
+from tests.evaluate.metrics.test_citation import FIGURE_2, K, M
 
 KEYS = {
     "n_answers",

@@ -1,6 +1,7 @@
 """The package's layers hold: no module imports a layer above its own, and packages form no cycle.
 
-Bottom to top: errors, jsonl, kg, text → models → judge → retrieve → generate → evaluate →
+Bottom to top: errors, jsonl, kg, text → models → judge → retrieve → generate → evaluate
+(metrics → judges → records) →
 runs, experiments, bench, train → runtime → server, cli. Imports inside functions count too.
 """
 
@@ -81,3 +82,17 @@ def test_nothing_imports_the_command_line() -> None:
     """The CLI is the top: its modules import the library, never the other way round."""
     back = [f"{module}:{line}" for me, module, target, line in imports() if part(target) == "cli" and me != "cli"]
     assert not back, back
+
+
+def test_evaluate_keeps_its_own_order() -> None:
+    """Inside ``evaluate``: pure metrics, then the model-backed judges, then the answer-file records
+    that run both; a metric never needs a judge or a file."""
+    order = {"metrics": 0, "judges": 1, "records": 2}
+    wrong = [
+        f"{module}:{line} imports {target}"
+        for _, module, target, line in imports()
+        if module.startswith("kgcite.evaluate.")
+        and target.startswith("kgcite.evaluate.")
+        and order[target.split(".")[2]] > order[module.split(".")[2]]
+    ]
+    assert not wrong, wrong

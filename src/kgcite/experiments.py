@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.records import AnswerRecord, read_records
-from kgcite.evaluate.suite import FullEvaluation
+from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
+from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
 from kgcite.kg.loaders import subgraph_to_biokalma

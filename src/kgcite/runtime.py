@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from kgcite.errors import ModelError
-from kgcite.evaluate.quotes import NLIQuoteVerifier
 from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
+from kgcite.judge.quotes import NLIQuoteVerifier
 from kgcite.judge.support import JudgeVerifier, SupportJudge
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.evaluate.quotes import NLIQuoteVerifier
 from kgcite.generate.compose import (
     EvidenceQuote,
     QuoteComposer,
@@ -13,6 +12,7 @@ from kgcite.generate.compose import (
     evidence_quotes,
     quoted_answer_from_dict,
 )
+from kgcite.judge.quotes import NLIQuoteVerifier
 from kgcite.kg.model import Triple
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM

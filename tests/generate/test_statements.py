@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgcite.cli.common import format_attributed
-from kgcite.evaluate.alignment import alignment_claims
+from kgcite.evaluate.metrics.alignment import alignment_claims
 from kgcite.generate.citations import ParsedAnswer
 from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator, rewrite_problem
 from kgcite.generate.verbalize import state

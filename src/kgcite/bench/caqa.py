@@ -33,7 +33,7 @@ from kgcite.bench.caqa_text import (
     restriction,
     spoken_name,
 )
-from kgcite.evaluate.attribution import CATEGORIES, COMPLEXITIES
+from kgcite.evaluate.metrics.attribution import CATEGORIES, COMPLEXITIES
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple

@@ -23,9 +23,9 @@ from kgcite.cli.common import (
     unit_option,
 )
 from kgcite.cli.quotes import add_quote_options
-from kgcite.evaluate.citation import CitationReport
-from kgcite.evaluate.records import AnswerRecord, read_records
-from kgcite.evaluate.report import citation_report, format_citation_report, format_table, format_timings
+from kgcite.evaluate.metrics.citation import CitationReport
+from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
+from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.loaders import shipped_data
@@ -209,7 +209,7 @@ def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[...
 
 
 def cmd_eval_answers(args: argparse.Namespace) -> int:
-    from kgcite.evaluate.answers import answer_metrics, held_by
+    from kgcite.evaluate.metrics.answers import answer_metrics, held_by
     from kgcite.jsonl import read_jsonl
 
     rows = [obj for _, obj in read_jsonl(Path(args.answers))]

@@ -15,10 +15,11 @@ from kgcite.kg import InputError
 
 
 def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]]) -> Any:
-    from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, TrainedEvaluator
+    from kgcite.evaluate.judges.evaluators import LLMEvaluator, NLIEvaluator
+    from kgcite.models.evaluator import AttributionItem, load_evaluator
 
     if spec == "trained" or spec.startswith("trained:"):
-        return TrainedEvaluator(spec.partition(":")[2] or None).load()
+        return load_evaluator(spec.partition(":")[2] or None)
     if spec == "nli":
         from kgcite.models.nli import load_nli
 
@@ -37,9 +38,9 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from kgcite.bench.caqa import CATEGORIES
-    from kgcite.evaluate.attribution import evaluator_report
-    from kgcite.evaluate.evaluators import AttributionItem
+    from kgcite.evaluate.metrics.attribution import evaluator_report
     from kgcite.jsonl import appending
+    from kgcite.models.evaluator import AttributionItem
     from kgcite.train.evaluator import read_bench
 
     if not Path(args.bench).exists():
@@ -113,8 +114,8 @@ def _factscore(
 ) -> dict[str, Any]:
     """Each sub-fact of the answer (a sentence of the supportive citation) judged on its own
     against the partially supportive evidence; compared with the generator's known share."""
-    from kgcite.evaluate.attribution import factscore_error
-    from kgcite.evaluate.evaluators import AttributionItem
+    from kgcite.evaluate.metrics.attribution import factscore_error
+    from kgcite.models.evaluator import AttributionItem
 
     supportive = {r.get("source"): r for r in everything if r["category"] == "supportive"}
     partial = [r for r in rows if r["category"] == "partially_supportive" and r.get("source") in supportive][:limit]
@@ -128,7 +129,7 @@ def _factscore(
 
 
 def _table(report: dict[str, Any]) -> str:
-    from kgcite.evaluate.report import format_table
+    from kgcite.evaluate.records.report import format_table
 
     def f(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.3f}"
@@ -148,7 +149,7 @@ def _table(report: dict[str, Any]) -> str:
 
 
 def _write_report(out: Path, report: dict[str, Any]) -> None:
-    from kgcite.evaluate.plots import confusion_chart
+    from kgcite.evaluate.records.plots import confusion_chart
 
     confusion_chart(
         report["labels"],

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from kgcite.evaluate.report import format_table, format_timings
+from kgcite.evaluate.records.report import format_table, format_timings
 from kgcite.generate.citations import attach_marks, format_citation
 from kgcite.generate.compose import QuotedAnswer, quoted_answer_from_dict
 from kgcite.jsonl import read_jsonl
@@ -94,7 +94,8 @@ def add_quote_options(ask: argparse.ArgumentParser) -> None:
 
 
 def cmd_eval_quotes(args: argparse.Namespace) -> int:
-    from kgcite.evaluate.quotes import NLIQuoteVerifier, quote_report
+    from kgcite.evaluate.metrics.quotes import quote_report
+    from kgcite.judge.quotes import NLIQuoteVerifier
     from kgcite.models.nli import load_nli
 
     answers: list[QuotedAnswer] = []

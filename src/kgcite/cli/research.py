@@ -10,12 +10,12 @@ from typing import Any
 
 from kgcite.cli.common import llm_options, model_options, open_kg, runtime_from_args, unit_option
 from kgcite.errors import UsageError
-from kgcite.evaluate.alignment import AttributionScorer
-from kgcite.evaluate.plots import bar_chart, line_chart
-from kgcite.evaluate.quality import GEval
-from kgcite.evaluate.records import read_records
-from kgcite.evaluate.report import QUALITY_ASPECTS, eval_report_markdown, experiment_markdown, format_table
-from kgcite.evaluate.suite import FullEvaluation
+from kgcite.evaluate.judges.quality import GEval
+from kgcite.evaluate.metrics.alignment import AttributionScorer
+from kgcite.evaluate.records.answer_file import read_records
+from kgcite.evaluate.records.plots import bar_chart, line_chart
+from kgcite.evaluate.records.report import QUALITY_ASPECTS, eval_report_markdown, experiment_markdown, format_table
+from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.kg.loaders import InputError
 from kgcite.models.nli import load_nli

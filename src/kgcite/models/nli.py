@@ -3,15 +3,14 @@
 Three implementations: kgcite's own trained MiniLM cross-encoder as int8 ONNX (the default,
 shipped in the package, no PyTorch needed), any Hugging Face sequence-classification NLI model
 by path, and a TRUE-style T5 (``premise: … hypothesis: …`` → "1"/"0") by path. All return
-probabilities in the order of :data:`LABELS` and share one in-process cache keyed by the pair.
+probabilities in the order of :data:`LABELS` and share :class:`~kgcite.models.pairs.PairModel`'s
+cache keyed by the pair.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -19,6 +18,7 @@ import numpy as np
 
 from kgcite.errors import ModelError
 from kgcite.models.onnx import PairExport, softmax
+from kgcite.models.pairs import OnnxPairModel, PairModel, load_hf, parse_spec, torch_modules
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 
@@ -49,10 +49,6 @@ class NLIModel(Protocol):
         ...
 
 
-def shipped_model_dir() -> Path:
-    return Path(str(resources.files("kgcite") / "models" / "data" / "nli"))
-
-
 def canonical_label(name: str) -> str | None:
     """Map a model's own label names (``ENTAILMENT``, ``not_entailment``, ``CONTRADICTION``...) to ours."""
     n = name.lower().replace("-", "_")
@@ -64,94 +60,43 @@ def canonical_label(name: str) -> str | None:
     return None
 
 
-class CachedNLI:
-    """Template: batching, cache and label mapping here; subclasses only score uncached pairs."""
+class CachedNLI(PairModel[NLIResult]):
+    """Template: cache and batching in :class:`PairModel`; subclasses score rows in :data:`LABELS` order."""
 
-    def __init__(self, *, batch_size: int = 32, cache_size: int = 200_000) -> None:
-        self.batch_size = batch_size
-        self._cache: OrderedDict[tuple[str, str], NLIResult] = OrderedDict()
-        self._cache_size = cache_size
-        self.hits = self.misses = 0
-
-    @property
-    def name(self) -> str:
-        raise NotImplementedError
-
-    def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
-        """Rows of probabilities in :data:`LABELS` order."""
-        raise NotImplementedError
+    def _value(self, row: np.ndarray) -> NLIResult:
+        return NLIResult({label: float(row[j]) for j, label in enumerate(LABELS)})
 
     def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> list[NLIResult]:
         if len(premises) != len(hypotheses):
             raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
-        keys = list(zip(premises, hypotheses, strict=True))
-        todo = list(dict.fromkeys(k for k in keys if k not in self._cache))
-        self.hits += len(keys) - len(todo)
-        self.misses += len(todo)
-        # similar lengths in one batch: less padding, faster
-        todo.sort(key=lambda k: len(k[0]) + len(k[1]))
-        for i in range(0, len(todo), self.batch_size):
-            chunk = todo[i : i + self.batch_size]
-            probs = self._scores([p for p, _ in chunk], [h for _, h in chunk])
-            for key, row in zip(chunk, probs, strict=True):
-                self._cache[key] = NLIResult({label: float(row[j]) for j, label in enumerate(LABELS)})
-        out = []
-        for k in keys:
-            self._cache.move_to_end(k)
-            out.append(self._cache[k])
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return out
+        return self.pairs(premises, hypotheses)
 
     def __call__(self, premise: str, hypothesis: str) -> NLIResult:
         return self.predict([premise], [hypothesis])[0]
 
 
-class OnnxNLI(CachedNLI):
-    """A cross-encoder exported by ``kgcite train nli``: ``model.onnx``, ``tokenizer.json``, ``labels.json``."""
+class OnnxNLI(OnnxPairModel[NLIResult], CachedNLI):
+    """A cross-encoder exported by ``kgcite train nli`` (the shipped one by default)."""
 
-    def __init__(self, model_dir: str | Path | None = None, *, threads: int = 2, batch_size: int = 32) -> None:
-        super().__init__(batch_size=batch_size)
-        self.model_dir = Path(model_dir) if model_dir else shipped_model_dir()
-        self.threads = threads
-        self._export: PairExport | None = None
-        self._order: list[int] = []
-
-    @property
-    def name(self) -> str:
-        return f"kgcite-nli-onnx:{self.model_dir.name}"
+    folder, kind, trainer, prefix = "nli", "NLI", "nli", "kgcite-nli-onnx"
+    _order: list[int]
 
     def load(self) -> OnnxNLI:
-        if self._export is None:
-            export = PairExport.load(self.model_dir, self.threads, kind="NLI", trainer="nli")
-            mapped = [canonical_label(n) for n in export.labels]
-            if sorted(m for m in mapped if m) != sorted(LABELS):
-                raise ModelError(f"{self.model_dir / 'labels.json'}: labels {export.labels} are not an NLI label set")
-            self._order = [mapped.index(label) for label in LABELS]
-            self._export = export
+        self.export  # noqa: B018 - loads on first use
         return self
+
+    def _configure(self, export: PairExport) -> None:
+        mapped = [canonical_label(n) for n in export.labels]
+        if sorted(m for m in mapped if m) != sorted(LABELS):
+            raise ModelError(f"{self.model_dir / 'labels.json'}: labels {export.labels} are not an NLI label set")
+        self._order = [mapped.index(label) for label in LABELS]
 
     def token_count(self, premise: str, hypothesis: str) -> int:
         """Tokens the model reads for a pair (after truncation): what a speed figure is per."""
-        self.load()
-        assert self._export is not None
-        return len(self._export.tokenizer.encode(premise, hypothesis).ids)
+        return len(self.export.tokenizer.encode(premise, hypothesis).ids)
 
-    def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
-        self.load()
-        assert self._export is not None
-        return softmax(self._export.logits(premises, hypotheses)[:, self._order])
-
-
-def _torch() -> tuple[Any, Any]:
-    try:
-        import torch
-        import transformers
-    except ImportError as exc:
-        raise ModelError(
-            'Hugging Face NLI models need PyTorch and transformers: python -m pip install -e ".[train]"'
-        ) from exc
-    return torch, transformers
+    def _rows(self, logits: np.ndarray) -> np.ndarray:
+        return softmax(logits[:, self._order])
 
 
 class _TorchNLI(CachedNLI):
@@ -172,13 +117,7 @@ class _TorchNLI(CachedNLI):
 
     def load(self) -> _TorchNLI:
         if self._model is None:
-            torch, transformers = _torch()
-            torch.set_num_threads(self.threads)
-            try:
-                self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
-                self._model = getattr(transformers, self.auto_class).from_pretrained(str(self.path)).eval()
-            except OSError as exc:
-                raise ModelError(f"{self.path}: not a Hugging Face {self.kind} model folder ({exc})") from exc
+            self._tok, self._model = load_hf(self.path, self.auto_class, self.threads, f"{self.kind} model")
             self._configure()
         return self
 
@@ -203,7 +142,7 @@ class HFNLI(_TorchNLI):
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
-        torch, _ = _torch()
+        torch, _ = torch_modules()
         enc = self._tok(
             premises, hypotheses, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt"
         )
@@ -230,7 +169,7 @@ class T5NLI(_TorchNLI):
 
     def _scores(self, premises: list[str], hypotheses: list[str]) -> np.ndarray:
         self.load()
-        torch, _ = _torch()
+        torch, _ = torch_modules()
         texts = [f"premise: {p} hypothesis: {h}" for p, h in zip(premises, hypotheses, strict=True)]
         enc = self._tok(texts, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt")
         start = torch.full((len(texts), 1), self._model.config.decoder_start_token_id, dtype=torch.long)
@@ -245,15 +184,9 @@ class T5NLI(_TorchNLI):
 def load_nli(spec: str | None = None) -> CachedNLI:
     """``None``/``kgcite`` → the shipped model; ``hf:PATH``, ``t5:PATH``; a directory with
     ``model.onnx`` → that ONNX export; another directory → a Hugging Face model."""
-    if spec in (None, "", "kgcite"):
-        return OnnxNLI().load()
-    if spec.startswith("hf:"):
-        return HFNLI(spec[3:]).load()
-    if spec.startswith("t5:"):
-        return T5NLI(spec[3:]).load()
-    path = Path(spec)
-    if (path / "model.onnx").exists():
-        return OnnxNLI(path).load()
-    if path.is_dir():
-        return HFNLI(path).load()
-    raise ModelError(f"{spec}: not an NLI model (use kgcite, hf:PATH, t5:PATH or an ONNX export directory)")
+    model = parse_spec(spec, "an NLI model", "nli", ("hf", "t5"))
+    if model.kind == "hf":
+        return HFNLI(model.path).load()
+    if model.kind == "t5":
+        return T5NLI(model.path).load()
+    return OnnxNLI(model.path).load()

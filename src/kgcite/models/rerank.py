@@ -3,21 +3,20 @@
 Two implementations behind one Protocol: kgcite's own trained MiniLM cross-encoder as int8 ONNX
 (the default, shipped, no PyTorch) and any Hugging Face cross-encoder by path (an MS MARCO
 MiniLM or DeBERTa re-ranker, as EWEK-QA uses, for users who have the weights). Scores are
-cached by (question, passage): the same quote is never scored twice in a process.
+cached by (question, passage) in :class:`~kgcite.models.pairs.PairModel`: the same quote is
+never scored twice in a process.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from kgcite.models.llm import LLMError
 from kgcite.models.onnx import PairExport, softmax
+from kgcite.models.pairs import OnnxPairModel, PairModel, load_hf, parse_spec, torch_modules
 
 
 @runtime_checkable
@@ -28,10 +27,6 @@ class Reranker(Protocol):
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
         """One relevance score per passage; higher is more relevant."""
         ...
-
-
-def shipped_reranker_dir() -> Path:
-    return Path(str(resources.files("kgcite") / "models" / "data" / "rerank"))
 
 
 def relevance(logits: np.ndarray, column: int | None) -> np.ndarray:
@@ -49,63 +44,39 @@ def relevant_column(labels: Sequence[str]) -> int | None:
     return None
 
 
-class CachedReranker:
-    """Template: cache and batching here; subclasses score uncached pairs."""
+class CachedReranker(PairModel[float]):
+    """Template: cache and batching in :class:`PairModel`; subclasses score (question, passage) pairs."""
 
     def __init__(self, *, batch_size: int = 32, cache_size: int = 100_000) -> None:
-        self.batch_size, self._cache_size = batch_size, cache_size
-        self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()
-        self.scored = 0
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
 
     @property
-    def name(self) -> str:
-        raise NotImplementedError
+    def scored(self) -> int:
+        """Pairs the model has scored (the rest came from the cache)."""
+        return self.misses
 
-    def _scores(self, questions: list[str], passages: list[str]) -> np.ndarray:
-        raise NotImplementedError
-
-    def clear(self) -> None:
-        """Forget cached scores (benchmarks timing the model itself)."""
-        self._cache.clear()
+    def _value(self, row: np.ndarray) -> float:
+        return float(row)
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
-        todo = list(dict.fromkeys(p for p in passages if (question, p) not in self._cache))
-        todo.sort(key=len)  # similar lengths per batch: less padding
-        for i in range(0, len(todo), self.batch_size):
-            chunk = todo[i : i + self.batch_size]
-            for p, s in zip(chunk, self._scores([question] * len(chunk), chunk), strict=True):
-                self._cache[(question, p)] = float(s)
-            self.scored += len(chunk)
-        out = [self._cache[(question, p)] for p in passages]
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return out
+        return self.pairs([question] * len(passages), passages)
 
 
-class OnnxReranker(CachedReranker):
-    """An export of ``kgcite train rerank`` (``model.onnx``, ``tokenizer.json``, ``labels.json``)."""
+class OnnxReranker(OnnxPairModel[float], CachedReranker):
+    """An export of ``kgcite train rerank`` (the shipped one by default)."""
 
-    def __init__(self, model_dir: str | Path | None = None, *, threads: int = 2, batch_size: int = 32) -> None:
-        super().__init__(batch_size=batch_size)
-        self.model_dir = Path(model_dir) if model_dir else shipped_reranker_dir()
-        self.threads = threads
-        self._export: PairExport | None = None
-        self._column: int | None = None
-
-    @property
-    def name(self) -> str:
-        return f"kgcite-rerank-onnx:{self.model_dir.name}"
+    folder, kind, trainer, prefix = "rerank", "re-ranker", "rerank", "kgcite-rerank-onnx"
+    _column: int | None = None
 
     def load(self) -> OnnxReranker:
-        if self._export is None:
-            self._export = PairExport.load(self.model_dir, self.threads, kind="re-ranker", trainer="rerank")
-            self._column = relevant_column(self._export.labels)
+        self.export  # noqa: B018 - loads on first use
         return self
 
-    def _scores(self, questions: list[str], passages: list[str]) -> np.ndarray:
-        self.load()
-        assert self._export is not None
-        return relevance(self._export.logits(questions, passages), self._column)
+    def _configure(self, export: PairExport) -> None:
+        self._column = relevant_column(export.labels)
+
+    def _rows(self, logits: np.ndarray) -> np.ndarray:
+        return relevance(logits, self._column)
 
 
 class HFReranker(CachedReranker):
@@ -124,26 +95,15 @@ class HFReranker(CachedReranker):
 
     def load(self) -> HFReranker:
         if self._model is None:
-            try:
-                import torch
-                import transformers
-            except ImportError as exc:
-                raise LLMError(
-                    'Hugging Face re-rankers need PyTorch and transformers: python -m pip install -e ".[train]"'
-                ) from exc
-            torch.set_num_threads(self.threads)
-            try:
-                self._tok = transformers.AutoTokenizer.from_pretrained(str(self.path))
-                self._model = transformers.AutoModelForSequenceClassification.from_pretrained(str(self.path)).eval()
-            except OSError as exc:
-                raise LLMError(f"{self.path}: not a Hugging Face cross-encoder folder ({exc})") from exc
+            self._tok, self._model = load_hf(
+                self.path, "AutoModelForSequenceClassification", self.threads, "cross-encoder"
+            )
             cfg = self._model.config
             self._column = relevant_column([str(cfg.id2label[i]) for i in range(cfg.num_labels)])
         return self
 
     def _scores(self, questions: list[str], passages: list[str]) -> np.ndarray:
-        import torch
-
+        torch, _ = torch_modules()
         self.load()
         enc = self._tok(
             questions, passages, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt"
@@ -155,13 +115,7 @@ class HFReranker(CachedReranker):
 
 def load_reranker(spec: str | None = None) -> CachedReranker:
     """``None``/``kgcite`` → the shipped model; ``hf:PATH``; a folder with ``model.onnx`` → that export."""
-    if spec in (None, "", "kgcite"):
-        return OnnxReranker().load()
-    if spec.startswith("hf:"):
-        return HFReranker(spec[3:]).load()
-    path = Path(spec)
-    if (path / "model.onnx").exists():
-        return OnnxReranker(path).load()
-    if path.is_dir():
-        return HFReranker(path).load()
-    raise LLMError(f"{spec}: not a re-ranker (use kgcite, hf:PATH or an ONNX export folder)")
+    model = parse_spec(spec, "a re-ranker", "rerank")
+    if model.kind == "hf":
+        return HFReranker(model.path).load()
+    return OnnxReranker(model.path).load()

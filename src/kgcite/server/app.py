@@ -25,8 +25,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kgcite.errors import LLMError, ModelError
-from kgcite.evaluate.records import record_from_obj
-from kgcite.evaluate.report import citation_report
+from kgcite.evaluate.records.answer_file import record_from_obj
+from kgcite.evaluate.records.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.loaders import InputError

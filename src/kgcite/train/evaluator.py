@@ -21,14 +21,10 @@ from typing import Any
 from kgcite.bench.caqa import CATEGORIES
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
+from kgcite.models.evaluator import claim_text
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.evaluator_data import balanced_mix
 from kgcite.train.nli_data import LabelledPair
-
-
-def claim(question: str, answer_statement: str) -> str:
-    """The first text of the pair: what the evidence must support."""
-    return f"Question: {question} Answer: {answer_statement}"
 
 
 def read_bench(path: str | Path) -> list[dict[str, Any]]:
@@ -46,7 +42,9 @@ def read_bench(path: str | Path) -> list[dict[str, Any]]:
 
 def pairs_of(rows: Sequence[dict[str, Any]]) -> list[LabelledPair]:
     return [
-        LabelledPair(claim(r["question"], r["answer_statement"]), r["citation"], r["category"], r.get("complexity", ""))
+        LabelledPair(
+            claim_text(r["question"], r["answer_statement"]), r["citation"], r["category"], r.get("complexity", "")
+        )
         for r in rows
     ]
 

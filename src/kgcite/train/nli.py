@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from kgcite.evaluate.classification import binary_accuracy, classification_report, false_acceptance
+from kgcite.evaluate.metrics.classification import binary_accuracy, classification_report, false_acceptance
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.models.nli import LABELS, CachedNLI, OnnxNLI
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder

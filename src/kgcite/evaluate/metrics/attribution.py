@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kgcite.evaluate.classification import classification_report, confusion
+from kgcite.evaluate.metrics.classification import classification_report, confusion
 
 #: CAQA's attribution categories and sample complexities.
 CATEGORIES = ("supportive", "partially_supportive", "contradictory", "irrelevant")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcite.bench.kalma_examples import RELATIONS, TABLE_19, TABLE_20, crane_graph
-from kgcite.evaluate.alignment import AttributionScorer, alignment_claims, alignment_report, na_report
+from kgcite.evaluate.metrics.alignment import AttributionScorer, alignment_claims, alignment_report, na_report
 from kgcite.generate.citations import parse_answer
 from kgcite.judge.rules import Claim
 from kgcite.judge.support import SupportJudge
@@ -96,7 +96,7 @@ def test_na_scores_with_nli(nli: OnnxNLI) -> None:
 
 
 def test_gap_scores_name_entity_and_property() -> None:
-    from kgcite.evaluate.alignment import gap_report, names_gap
+    from kgcite.evaluate.metrics.alignment import gap_report, names_gap
     from kgcite.kg.model import Entity, Subgraph
 
     graph = Subgraph((Entity("Q206534", "Stephen Crane"),), ())

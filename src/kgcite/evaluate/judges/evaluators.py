@@ -1,7 +1,8 @@
 """Attribution evaluators (CAQA §5): does the evidence support the answer to the question —
 supportive, partially supportive, contradictory or irrelevant?
 
-One Protocol, three kinds: ``trained`` (kgcite's 4-way cross-encoder, int8 ONNX), ``nli``
+One Protocol, three kinds: ``trained`` (kgcite's 4-way cross-encoder, int8 ONNX, in
+:mod:`kgcite.models.evaluator`), ``nli``
 (AutoIS-style: supportive iff the NLI model says the evidence entails the answer statement;
 anything else is ``not_supportive``, so only its supportive F1 means anything) and ``llm-zero`` /
 ``llm-few`` (CAQA Tables 12–13 through any LLM backend, labels read robustly).
@@ -12,28 +13,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from kgcite.models.evaluator import AttributionItem, Judgement
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.models.nli import NLIModel
-from kgcite.models.onnx import PairExport, softmax
 
 NOT_SUPPORTIVE = "not_supportive"
-
-
-@dataclass(frozen=True, slots=True)
-class AttributionItem:
-    question: str
-    answer_statement: str
-    evidence: str
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    category: str  # one of CATEGORIES, NOT_SUPPORTIVE (binary evaluators), or "unknown"
-    scores: dict[str, float]
 
 
 @runtime_checkable
@@ -42,48 +28,6 @@ class AttributionEvaluator(Protocol):
     def name(self) -> str: ...
 
     def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]: ...
-
-
-def claim(item: AttributionItem) -> str:
-    """What the evidence must support, as the trained evaluator was trained to read it."""
-    return f"Question: {item.question} Answer: {item.answer_statement}"
-
-
-def shipped_evaluator_dir() -> Path:
-    from importlib import resources
-
-    return Path(str(resources.files("kgcite") / "models" / "data" / "evaluator"))
-
-
-class TrainedEvaluator:
-    def __init__(self, model_dir: str | Path | None = None, *, threads: int = 2, batch_size: int = 32) -> None:
-        self.model_dir = Path(model_dir) if model_dir else shipped_evaluator_dir()
-        self.threads, self.batch_size = threads, batch_size
-        self._export: PairExport | None = None
-
-    @property
-    def name(self) -> str:
-        return f"trained:{self.model_dir.name}"
-
-    def load(self) -> TrainedEvaluator:
-        if self._export is None:
-            self._export = PairExport.load(
-                self.model_dir, self.threads, kind="attribution evaluator", trainer="evaluator"
-            )
-        return self
-
-    def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
-        export = self.load()._export
-        assert export is not None
-        order = sorted(range(len(items)), key=lambda i: len(items[i].evidence))  # less padding per batch
-        results: dict[int, Judgement] = {}
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b : b + self.batch_size]
-            probs = softmax(export.logits([claim(items[i]) for i in idx], [items[i].evidence for i in idx]))
-            for i, row in zip(idx, probs, strict=True):
-                scores = {label: float(p) for label, p in zip(export.labels, row, strict=True)}
-                results[i] = Judgement(max(scores, key=lambda k: scores[k]), scores)
-        return [results[i] for i in range(len(items))]
 
 
 class NLIEvaluator:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.evaluate.classification import binary_accuracy, classification_report, false_acceptance
+from kgcite.evaluate.metrics.classification import binary_accuracy, classification_report, false_acceptance
 
 LABELS = ("entailment", "neutral", "contradiction")
 GOLD = ["entailment", "entailment", "neutral", "neutral", "contradiction", "contradiction"]

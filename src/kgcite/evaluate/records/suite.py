@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from kgcite.evaluate.alignment import AttributionScorer, alignment_report, gap_report, gaps_of, na_report
-from kgcite.evaluate.citation import PrecisionUnit
-from kgcite.evaluate.quality import GEval, QualityItem, mean_scores
-from kgcite.evaluate.records import AnswerRecord
-from kgcite.evaluate.report import citation_report, latest_records
+from kgcite.evaluate.judges.quality import GEval, QualityItem, mean_scores
+from kgcite.evaluate.metrics.alignment import AttributionScorer, alignment_report, gap_report, gaps_of, na_report
+from kgcite.evaluate.metrics.citation import PrecisionUnit
+from kgcite.evaluate.records.answer_file import AnswerRecord
+from kgcite.evaluate.records.report import citation_report, latest_records
 from kgcite.generate.prompts import format_knowledge
 from kgcite.jsonl import appending
 from kgcite.kg.loaders import InputError

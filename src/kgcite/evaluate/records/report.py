@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from kgcite.evaluate.citation import AnswerCitationScore, CitationReport, PrecisionUnit, aggregate, score_answer
-from kgcite.evaluate.records import AnswerRecord
+from kgcite.evaluate.metrics.citation import AnswerCitationScore, CitationReport, PrecisionUnit, aggregate, score_answer
+from kgcite.evaluate.records.answer_file import AnswerRecord
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Subgraph
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.evaluate.citation import aggregate, f1, score_answer
+from kgcite.evaluate.metrics.citation import aggregate, f1, score_answer
 from kgcite.generate.citations import parse_answer
 from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 from kgcite.kg.model import Subgraph

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.evaluate.answers import answer_metrics, chains_to, set_scores
+from kgcite.evaluate.metrics.answers import answer_metrics, chains_to, set_scores
 
 
 def test_set_scores_compare_names_loosely() -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from kgcite.evaluate.quotes import NLIQuoteVerifier, citation_source, quote_report
+from kgcite.evaluate.metrics.quotes import citation_source, quote_report
 from kgcite.generate.citations import NACitation, QuoteCitation, Sentence
 from kgcite.generate.compose import EvidenceQuote, QuotedAnswer
+from kgcite.judge.quotes import NLIQuoteVerifier
 from kgcite.models.nli import OnnxNLI
 
 KG = EvidenceQuote(

@@ -10,9 +10,10 @@ import pytest
 from kgcite.bench.caqa import CATEGORIES, CaqaBuilder, metaqa_samples, split_of
 from kgcite.bench.caqa_query import TripleIndex
 from kgcite.bench.metaqa import read_questions
-from kgcite.evaluate.attribution import evaluator_report, factscore_error
-from kgcite.evaluate.evaluators import AttributionItem, LLMEvaluator, NLIEvaluator, read_label
+from kgcite.evaluate.judges.evaluators import LLMEvaluator, NLIEvaluator, read_label
+from kgcite.evaluate.metrics.attribution import evaluator_report, factscore_error
 from kgcite.kg.loaders import read_tsv, shipped_data
+from kgcite.models.evaluator import AttributionItem
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.nli import OnnxNLI
 from kgcite.train.nli_data import metaqa_template
@@ -139,7 +140,7 @@ def test_cli_json_contract_and_resume(bench: Path, tmp_path: Path) -> None:
 
 
 def test_shipped_trained_evaluator_beats_chance(bench: Path) -> None:
-    from kgcite.evaluate.evaluators import TrainedEvaluator
+    from kgcite.models.evaluator import TrainedEvaluator
     from kgcite.train.evaluator import read_bench
 
     rows = read_bench(bench)[:200]

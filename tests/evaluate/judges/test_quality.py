@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from kgcite.evaluate.quality import ASPECTS, GEval, QualityItem, geval_prompt, mean_scores, weighted_score
+from kgcite.evaluate.judges.quality import ASPECTS, GEval, QualityItem, geval_prompt, mean_scores, weighted_score
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.llm import ChatResult
 

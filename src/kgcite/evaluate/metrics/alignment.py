@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from kgcite.evaluate.citation import f1
+from kgcite.evaluate.metrics.citation import f1
 from kgcite.generate.citations import ParsedAnswer, with_context
 from kgcite.judge.rules import Claim, subject_stated, tokens
 from kgcite.judge.support import SupportJudge, value_relations
