@@ -134,13 +134,18 @@ class Runtime:
             self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg)
         )
         if spec in (None, "", "zero-shot"):
-            return PathReasoner(self.kg, zero_shot)
+            return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker)
         model = Path(spec)
         if not (model / "model.onnx").exists():
             raise ModelError(
                 f"{model}: no model.onnx (--path-scorer is zero-shot, off, or a `kgcite train paths` export folder)"
             )
-        return PathReasoner(self.kg, zero_shot, reranker=CrossEncoderPathScorer(OnnxReranker(model).load()))
+        return PathReasoner(
+            self.kg,
+            zero_shot,
+            reranker=CrossEncoderPathScorer(OnnxReranker(model).load()),
+            linker=self.retriever.linker,
+        )
 
     @cached_property
     def tog_e(self) -> ToGE:

@@ -17,7 +17,7 @@ from pathlib import Path
 from kgcite.jsonl import text_lines
 from kgcite.kg.loaders import InputError, read_tsv, shipped_data
 from kgcite.kg.model import Triple
-from kgcite.retrieve.tog_e import bracketed_topics
+from kgcite.retrieve.topics import bracketed_topics
 
 #: qtype step ``a_to_b`` → (relation, inverse): the kb stores movie → attribute triples.
 STEPS: dict[str, tuple[str, bool]] = {

@@ -94,7 +94,7 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
 
 
 def cmd_train_paths(args: argparse.Namespace) -> int:
-    from kgcite.retrieve.tog_e import find_topics
+    from kgcite.retrieve.topics import find_topics
     from kgcite.runs import dataset_file
     from kgcite.train.paths import QAItem, path_pairs, shipped_training_pairs, train_paths
 

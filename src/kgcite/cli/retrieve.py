@@ -11,7 +11,8 @@ from kgcite.kg import InputError
 
 def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
     from kgcite.retrieve.scoring import BM25Scorer, EmbeddingScorer, HybridScorer, TextScorer
-    from kgcite.retrieve.tog_e import ToGE, ToGEConfig, bracketed_topics
+    from kgcite.retrieve.tog_e import ToGE, ToGEConfig
+    from kgcite.retrieve.topics import bracketed_topics
     from kgcite.runtime import Runtime
 
     runtime = Runtime(store=open_kg(args.kg), cache=None)  # loads each model once, on first use

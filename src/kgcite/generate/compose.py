@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from kgcite.errors import ModelError
 from kgcite.generate.citations import (
     Citation,
     NACitation,
@@ -32,9 +33,9 @@ from kgcite.generate.verify import QuoteVerifier, invents
 from kgcite.kg.model import Triple, TripleKey
 from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest, LLMError
+from kgcite.retrieve.base import GraphRetriever
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
-from kgcite.retrieve.tog_e import ToGE
 from kgcite.text.sentences import sentence_spans
 from kgcite.text.values import normalize, value_forms
 
@@ -264,10 +265,16 @@ def quoted_answer_from_dict(d: dict[str, Any]) -> QuotedAnswer:
 
 
 class QuoteAnswerer:
-    """EWEK-QA end to end: ToG-E triples and/or document quotes → one composer."""
+    """EWEK-QA end to end: graph triples (ToG-E's, or any :class:`GraphRetriever`'s) and/or
+    document quotes → one composer. An :class:`~kgcite.generate.answerer.Answerer`."""
 
     def __init__(
-        self, composer: QuoteComposer, graph: ToGE | None, documents: DocumentRetriever | None, *, max_triples: int = 10
+        self,
+        composer: QuoteComposer,
+        graph: GraphRetriever | None,
+        documents: DocumentRetriever | None,
+        *,
+        max_triples: int = 10,
     ) -> None:
         if graph is None and documents is None:
             raise ValueError("answering from quotes needs the knowledge graph, documents, or both")
@@ -275,14 +282,11 @@ class QuoteAnswerer:
 
     def answer(self, question: str, topics: Sequence[str] | None = None) -> QuotedAnswer:
         timings: dict[str, float] = {}
-        triples: list[Triple] = []
+        triples: tuple[Triple, ...] = ()
         if self.graph is not None:
-            t0 = time.perf_counter()
             found = self.graph.search(question, topics or None)
-            depth = max((len(p.hops) for p in found.paths), default=0)
-            # nearest the topic first: every path's first hop, then the second hops… (the beam walks on to D)
-            triples = [p.hops[d].triple for d in range(depth) for p in found.paths if d < len(p.hops)]
-            timings["tog_e"] = time.perf_counter() - t0
+            triples = found.triples
+            timings.update(found.timings)
         docs: tuple[Quote, ...] = ()
         if self.documents is not None:
             retrieval = self.documents.retrieve(question)
@@ -290,3 +294,13 @@ class QuoteAnswerer:
             timings.update({f"docs_{k}": v for k, v in retrieval.timings.items()})
         answer = self.composer.compose(question, evidence_quotes(triples, docs, max_triples=self.max_triples))
         return replace(answer, timings={**timings, **answer.timings})
+
+    def answer_many(self, questions: Sequence[str]) -> list[QuotedAnswer | ModelError]:
+        """One answer per question; a model that fails on one is that question's error, not the batch's."""
+        out: list[QuotedAnswer | ModelError] = []
+        for q in questions:
+            try:
+                out.append(self.answer(q))
+            except ModelError as exc:
+                out.append(exc)
+        return out

@@ -38,7 +38,7 @@ from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
-from kgcite.retrieve.tog_e import find_topics
+from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
 

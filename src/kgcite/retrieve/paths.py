@@ -23,6 +23,8 @@ import numpy as np
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.store import KGStore
+from kgcite.retrieve.linking import EntityLinker
+from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
 
 
@@ -135,6 +137,15 @@ class PathResult:
     def predicted(self) -> list[str]:
         return [a.label for a in self.answers]
 
+    @property
+    def triples(self) -> tuple[Triple, ...]:
+        """The answers' cited chains, best answer first."""
+        return tuple(self.cited())
+
+    @property
+    def timings(self) -> dict[str, float]:
+        return {"graph": self.ms / 1000}
+
     def cited(self) -> list[Triple]:
         """Every triple the answers rest on, each once, in answer order."""
         return list({(t.key, t.object_id): t for a in self.answers for t in a.triples}.values())
@@ -183,7 +194,8 @@ class PathReasoner:
 
     The beam is pruned by ``scorer``, which must be cheap (it sees every extension); a
     ``reranker`` (a trained cross-encoder) then scores only the chains the beam walked, in one
-    batch, and decides. Topics are resolved by the caller."""
+    batch, and decides. :meth:`answer` takes resolved topics; :meth:`search` (the
+    :class:`~kgcite.retrieve.base.GraphRetriever` call) resolves them, or has ``linker`` find them."""
 
     def __init__(
         self,
@@ -192,8 +204,10 @@ class PathReasoner:
         config: PathConfig = PathConfig(),
         *,
         reranker: PathScorer | None = None,
+        linker: EntityLinker | None = None,
     ) -> None:
         self.store, self.scorer, self.config, self.reranker = store, scorer, config, reranker
+        self.linker = linker
         self._by_name: dict[str, str | None] = {}
         self._names: dict[str, str] = {}
         self._literal: bool | None = None
@@ -249,6 +263,11 @@ class PathReasoner:
         if self.config.threshold is not None:
             return self.config.threshold
         return (self.reranker or self.scorer).threshold
+
+    def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> PathResult:
+        """The cited chains of the answers; no evidence when no topic is given or found."""
+        found = find_topics(self.store, question, topics, self.linker)
+        return self.answer(question, found) if found else PathResult(question, (), None, (), (), 0.0)
 
     def answer(self, question: str, topics: Sequence[Entity]) -> PathResult:
         t0 = time.perf_counter()

@@ -6,10 +6,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kgcite.kg.model import Entity, Subgraph
+from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
 from kgcite.retrieve.question import QuestionAnalysis, QuestionAnalyzer
+from kgcite.retrieve.topics import find_topics
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,14 @@ class Retrieval:
     analysis: QuestionAnalysis | None = None  # what the question asks for
     neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
 
+    @property
+    def triples(self) -> tuple[Triple, ...]:
+        return self.graph.triples
+
 
 class KGRetriever:
-    """Analyse the question (asked relations rank namesakes), link, take the one-hop graphs."""
+    """Analyse the question (asked relations rank namesakes), link, take the one-hop graphs.
+    A :class:`~kgcite.retrieve.base.GraphRetriever`."""
 
     def __init__(
         self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None, *, neighbours: int = 10
@@ -60,3 +66,14 @@ class KGRetriever:
 
     def retrieve(self, question: str) -> Retrieval:
         return self.retrieve_many([question])[0]
+
+    def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> Retrieval:
+        """:class:`~kgcite.retrieve.base.GraphRetriever`'s call: with ``topics``, their one-hop graphs
+        (no linking); without, :meth:`retrieve`."""
+        if not topics:
+            return self.retrieve(question)
+        t0 = time.perf_counter()
+        entities = find_topics(self.store, question, topics)
+        graph = Subgraph.merge([self.store.one_hop(e.id) for e in entities])
+        linked = tuple(LinkedEntity(e, e.label, "TOPIC", 0) for e in entities)
+        return Retrieval(question, linked, graph, {"retrieve": time.perf_counter() - t0})

@@ -28,9 +28,9 @@ from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.scoring import TextScorer, content_stems, coverage
+from kgcite.retrieve.topics import find_topics, resolve_topic, unbracketed
 from kgcite.text.lexicon import property_label
 
-_BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _FOCUS = re.compile(r"\b(?:which|what)\s+((?:\w+\s+){0,1}\w+)", re.IGNORECASE)
 
 
@@ -108,6 +108,16 @@ class ToGEResult:
     llm_calls: int = 0
     stats: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def triples(self) -> tuple[Triple, ...]:
+        """The paths' triples nearest the topic first: every path's first hop, then the second hops…"""
+        depth = max((len(p.hops) for p in self.paths), default=0)
+        return tuple(dict.fromkeys(p.hops[d].triple for d in range(depth) for p in self.paths if d < len(p.hops)))
+
+    @property
+    def timings(self) -> dict[str, float]:
+        return {"graph": self.ms / 1000}
+
     def entity_ids(self) -> set[str]:
         """Every entity the retrieved triples name, the topics excepted."""
         return reached_entities(self.graph, self.topics)
@@ -135,39 +145,9 @@ def focus_stems(question: str) -> list[str]:
     return [w for m in _FOCUS.finditer(question) for w in content_stems(m.group(1))]
 
 
-def bracketed_topics(question: str) -> list[str]:
-    """MetaQA marks the topic entity in brackets: ``who directed [Jaws]`` → ``["Jaws"]``."""
-    return [m.strip() for m in _BRACKETED.findall(question) if m.strip()]
-
-
-def resolve_topic(store: KGStore, topic: str) -> Entity:
-    """An entity by id, else by label (case-insensitive); ValueError naming it if absent."""
-    found = store.entity(topic)
-    if found is None:
-        by_label = store.entities_by_label(topic, limit=5)
-        exact = [e for e in by_label if e.label == topic]
-        found = (exact or by_label)[0] if by_label else None
-    if found is None:
-        raise ValueError(f"topic entity {topic!r} is not in the graph (looked up as id and as label)")
-    return found
-
-
-def find_topics(
-    store: KGStore, question: str, topics: Sequence[str | Entity] | None = None, linker: EntityLinker | None = None
-) -> list[Entity]:
-    """Given topics (ids or labels), else [bracketed] names, else the linker's entities."""
-    names: Sequence[str | Entity] = topics or bracketed_topics(question)
-    if names:
-        return list(
-            {e.id: e for e in (t if isinstance(t, Entity) else resolve_topic(store, t) for t in names)}.values()
-        )
-    if linker is None:
-        raise ValueError("no topic entity: pass topics, bracket one in the question, or give the search a linker")
-    return [le.entity for le in linker.link(question)]
-
-
 class ToGE:
-    """The beam search. ``linker`` finds topics when none are given and the question brackets none."""
+    """The beam search, a :class:`~kgcite.retrieve.base.GraphRetriever`. ``linker`` finds topics
+    when none are given and the question brackets none."""
 
     def __init__(
         self,
@@ -190,7 +170,7 @@ class ToGE:
     def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> ToGEResult:
         t0 = time.perf_counter()
         starts = self.topics_for(question, topics)
-        query = _BRACKETED.sub(r"\1", question)
+        query = unbracketed(question)
         stats = {"relation_lists": 0, "neighbour_queries": 0, "candidates": 0}
         beam = [GraphPath(e) for e in starts]
         kept_any: list[GraphPath] = []  # every path the beam held at some depth

@@ -1,0 +1,47 @@
+"""The contract every answer pipeline keeps: questions in, answers whose sentences carry their
+citations out, one per question, a failed model call standing in for its question's answer.
+
+Two pipelines keep it: :class:`~kgcite.generate.pipeline.Generator` (KaLMA: triple citations,
+``grounded`` or ``free``) and :class:`~kgcite.generate.compose.QuoteAnswerer` (EWEK-QA: numbered
+quotes from the graph and documents). The CLI, the server and experiment runs take an
+:class:`Answerer`, so a user's own pipeline plugs in the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from kgcite.errors import ModelError
+from kgcite.generate.citations import Sentence
+
+
+@runtime_checkable
+class Answer(Protocol):
+    @property
+    def question(self) -> str: ...
+
+    @property
+    def sentences(self) -> tuple[Sentence, ...]:
+        """Each with its citations; a sentence the evidence does not support carries ``[NA]``."""
+        ...
+
+    @property
+    def answer(self) -> str:
+        """The text with its citation marks, as a user reads it."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object written to answer files and returned by the server."""
+        ...
+
+
+@runtime_checkable
+class Answerer(Protocol):
+    def answer(self, question: str) -> Answer:
+        """One question; a model failure raises."""
+        ...
+
+    def answer_many(self, questions: Sequence[str]) -> Sequence[Answer | ModelError]:
+        """Several questions in one batch (models see them together); failures in place."""
+        ...

@@ -1,0 +1,40 @@
+"""The contract every graph retriever keeps: a question (and, optionally, its topic entities) in,
+the triples that bear on it out, best first, with how long each stage took.
+
+Two retrievers keep it: :class:`~kgcite.retrieve.retriever.KGRetriever` (KaLMA: the linked
+entities' one-hop graphs) and :class:`~kgcite.retrieve.tog_e.ToGE` (EWEK-QA's beam search over
+relation paths). Anything that answers from graph evidence — the quote composer, a user's own
+pipeline — takes a :class:`GraphRetriever` and works with either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from kgcite.kg.model import Entity, Triple
+
+
+@runtime_checkable
+class GraphEvidence(Protocol):
+    """What a search found: typed per retriever, these three fields in common."""
+
+    @property
+    def question(self) -> str: ...
+
+    @property
+    def triples(self) -> tuple[Triple, ...]:
+        """Best first: the order an answer should cite them in when it cannot cite them all."""
+        ...
+
+    @property
+    def timings(self) -> dict[str, float]:
+        """Seconds per stage."""
+        ...
+
+
+@runtime_checkable
+class GraphRetriever(Protocol):
+    def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> GraphEvidence:
+        """``topics`` (entity ids or labels) skip entity linking; without them the retriever finds its own."""
+        ...
