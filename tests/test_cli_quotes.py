@@ -79,4 +79,4 @@ def test_eval_quotes_names_the_bad_line(tmp_path: Path) -> None:
     bad.write_text('{"question": "q", "sentences": [], "quotes": []}\n{"question": "q"}\n')
     res = kgcite("eval", "quotes", "--answers", str(bad), "--no-nli")
     assert res.returncode == 2
-    assert "a.jsonl:2: quotes: missing field" in res.stderr
+    assert "a.jsonl:2: sentences: Field required" in res.stderr

@@ -1,6 +1,6 @@
 """The package's layers hold: no module imports a layer above its own, and packages form no cycle.
 
-Bottom to top: errors, jsonl, kg, text → models → judge → retrieve → generate → evaluate
+Bottom to top: errors, jsonl, kg, text, schema → models → judge → retrieve → generate → evaluate
 (metrics → judges → records) →
 runs, experiments, bench, train → runtime → server, cli. Imports inside functions count too.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "kgcite"
 LAYERS = [
-    {"errors", "jsonl", "kg", "text"},
+    {"errors", "jsonl", "kg", "text", "schema"},
     {"models"},
     {"judge"},
     {"retrieve"},

@@ -18,6 +18,7 @@ from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.jsonl import appending, read_jsonl, read_trimmed
 from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
 from kgcite.models.llm import LLMError
+from kgcite.schema import RunRecord
 
 
 @dataclass(frozen=True)
@@ -118,45 +119,44 @@ def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dic
         "minimum_knowledge": [list(k) for k in item.minimum_knowledge],
     }
     if isinstance(result, LLMError):
-        return {**base, "status": "failed", "error": str(result), "answer": "", "kg": []}
+        return RunRecord(**base, status="failed", error=str(result), answer="", kg=[]).line()
     d = result.to_dict()
-    return {
+    return RunRecord(
         **base,
-        "status": "ok",
-        "answer": d["answer"],
-        "kg": subgraph_to_biokalma(result.retrieved),
-        "citations": d["citations"],
-        "mode": d["mode"],
-        "model": d["model"],
-        "linked": d["linked"],
-        "reference_entities": list(item.reference_entities),
-        "repairs": d["repairs"],
-        "rewritten": d["rewritten"],
-        "raw_output": d["raw_output"],
-        "timings": d["timings"],
-    }
+        status="ok",
+        answer=d["answer"],
+        kg=subgraph_to_biokalma(result.retrieved),
+        citations=d["citations"],
+        mode=d["mode"],
+        model=d["model"],
+        linked=d["linked"],
+        reference_entities=list(item.reference_entities),
+        repairs=d["repairs"],
+        rewritten=d["rewritten"],
+        raw_output=d["raw_output"],
+        timings=d["timings"],
+    ).line()
 
 
 def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str = "") -> dict[str, Any]:
     """A question-answering line: everything ``ask --json`` gives plus the gold ``answers``,
     the ``topic`` labels, ``predicted`` (best first), ``answer_paths``, ``llm_calls``, ``ms``
     and the ``graph`` it was answered on (what ``kgcite eval answers`` reads)."""
-    base = answer_record(item, result)
-    base.update({"answers": list(item.answers), "graph": graph})
+    base = answer_record(item, result) | {"answers": list(item.answers), "graph": graph}
     if isinstance(result, LLMError):
-        return {**base, "topic": list(item.topic), "predicted": []}
+        return RunRecord(**base, topic=list(item.topic), predicted=[]).line()
     d = result.to_dict()
     topics = [e.label for e in result.retrieved.entities] or list(item.topic)
-    return {
+    return RunRecord(
         **base,
-        "topic": topics,
-        "predicted": d["predicted"],
-        "answer_paths": d["answer_paths"],
-        "sentences": d["sentences"],
-        "path": d["path"],
-        "llm_calls": (d["path"] or {}).get("llm_calls", 0) + int(result.rewritten or bool(result.raw_output)),
-        "ms": round(1000 * result.timings.get("total", result.timings.get("paths", 0.0)), 2),
-    }
+        topic=topics,
+        predicted=d["predicted"],
+        answer_paths=d["answer_paths"],
+        sentences=d["sentences"],
+        path=d["path"],
+        llm_calls=(d["path"] or {}).get("llm_calls", 0) + int(result.rewritten or bool(result.raw_output)),
+        ms=round(1000 * result.timings.get("total", result.timings.get("paths", 0.0)), 2),
+    ).line()
 
 
 def finished_ids(path: Path) -> set[str]:

@@ -16,6 +16,7 @@ from kgcite.models.nli import OnnxNLI
 from kgcite.retrieve.base import GraphEvidence, GraphRetriever
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.runtime import Runtime
+from kgcite.schema import KGAnswer, QuotedAnswerRecord
 from tests.retrieve.test_paths import BOOKS
 
 
@@ -73,6 +74,8 @@ def test_both_answer_pipelines_are_answerers(runtime: Runtime, embedder: OnnxMin
             assert isinstance(a, Answer), (name, a)
             assert expected in a.answer and not a.sentences[0].na, (name, a.answer)
             assert a.to_dict()["question"] == a.question
+            record = KGAnswer if name == "grounded" else QuotedAnswerRecord
+            assert record.model_validate(a.to_dict()).model_dump() == a.to_dict()  # the writer keeps the schema
 
 
 def test_an_answer_file_line_is_the_answer_dict(runtime: Runtime, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kgcite.errors import InputError
 from kgcite.generate.compose import (
     EvidenceQuote,
     QuoteComposer,
@@ -113,8 +114,12 @@ def test_nothing_to_quote() -> None:
 def test_answer_round_trips_through_json(embedder: OnnxMiniLM, nli: OnnxNLI) -> None:
     a = composer("Stephen Crane died in Badenweiler [1][2].", embedder, nli).compose(QUESTION, quotes())
     assert quoted_answer_from_dict(a.to_dict()).to_dict() == a.to_dict()
-    with pytest.raises(KeyError):
-        quoted_answer_from_dict({"question": "q"})
+    with pytest.raises(InputError, match=r"answers.jsonl:3: sentences: Field required"):
+        quoted_answer_from_dict({"question": "q"}, "answers.jsonl", 3)
+    broken = a.to_dict()
+    broken["quotes"][0]["index"] = "first"
+    with pytest.raises(InputError, match=r"quotes.0.index: Input should be a valid integer"):
+        quoted_answer_from_dict(broken, "answers.jsonl", 3)
 
 
 def test_smollm_under_the_grammar_cites_only_given_quotes(

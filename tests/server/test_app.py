@@ -20,6 +20,13 @@ def test_health_and_openapi(evil_server: str) -> None:
     assert h["status"] == "ok" and h["sources"] == ["kg", "docs", "both"] and h["model"].startswith("llamacpp:")
     spec = httpx.get(f"{evil_server}/openapi.json").json()
     assert {"/ask", "/eval/citations", "/entities/{entity_id}", "/health"} <= set(spec["paths"])
+    # typed responses: a client generated from /openapi.json knows the answer's fields
+    ok = spec["paths"]["/ask"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert {r["$ref"].rsplit("/", 1)[-1] for r in ok["anyOf"]} == {"KGAnswerResponse", "QuotedAnswerResponse"}
+    assert {"sentences", "citations", "retrieved"} <= set(
+        spec["components"]["schemas"]["KGAnswerResponse"]["properties"]
+    )
+    assert "CitationReport" in spec["components"]["schemas"]
 
 
 def test_ask_returns_the_attributed_answer_with_its_subgraph(evil_server: str) -> None:

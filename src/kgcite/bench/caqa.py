@@ -37,6 +37,7 @@ from kgcite.evaluate.metrics.attribution import CATEGORIES, COMPLEXITIES
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
+from kgcite.schema import CaqaSampleRecord
 from kgcite.text.lexicon import property_label
 
 MAX_ANSWERS = 3  # answers grounded per sample: keeps citations readable
@@ -72,23 +73,23 @@ class CaqaSample:
         return " ".join(f"[{i}] {c}" for i, c in enumerate(self.citations, 1))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "source": self.source,
-            "question": self.question,
-            "original_question": self.original_question,
-            "answers": list(self.answers),
-            "answer_statement": self.answer_statement,
-            "citation": self.citation,
-            "citations": list(self.citations),
-            "subgraph": [list(f) for f in self.facts],
-            "category": self.category,
-            "complexity": self.complexity,
-            "n_subfacts": self.n_subfacts,
-            "n_supported_subfacts": self.n_supported_subfacts,
-            "query": self.query.to_json(),
-            "extension": self.extension,
-        }
+        return CaqaSampleRecord(
+            id=self.id,
+            source=self.source,
+            question=self.question,
+            original_question=self.original_question,
+            answers=list(self.answers),
+            answer_statement=self.answer_statement,
+            citation=self.citation,
+            citations=list(self.citations),
+            subgraph=[list(f) for f in self.facts],
+            category=self.category,  # type: ignore[arg-type]  # one of CATEGORIES: checked on construction
+            complexity=self.complexity,
+            n_subfacts=self.n_subfacts,
+            n_supported_subfacts=self.n_supported_subfacts,
+            query=self.query.to_json(),
+            extension=self.extension,
+        ).model_dump(exclude_none=True)
 
 
 # -- query extension (Table 4) ----------------------------------------------------------------

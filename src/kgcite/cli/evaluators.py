@@ -33,7 +33,7 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
 def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     from kgcite.bench.caqa import CATEGORIES
-    from kgcite.evaluate.records.judgements import factscore, judge_split, report_table, write_report
+    from kgcite.evaluate.records.judgements import factscore, judge_split, report_json, report_table, write_report
     from kgcite.train.evaluator import read_bench
 
     if not Path(args.bench).exists():
@@ -59,7 +59,7 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     report["factscore"] = factscore(evaluator, rows, everything, args.factscore) if args.factscore else None
     if out is not None:
         write_report(out, report)
-    print(json.dumps(report) if args.json else report_table(report))
+    print(json.dumps(json.loads(report_json(report))) if args.json else report_table(report))
     return 0
 
 

@@ -103,12 +103,7 @@ def cmd_eval_quotes(args: argparse.Namespace) -> int:
     if not path.exists():
         raise InputError(args.answers, None, None, "no such answers file")
     for lineno, obj in read_jsonl(path):
-        try:
-            answers.append(quoted_answer_from_dict(obj))
-        except KeyError as exc:
-            raise InputError(args.answers, lineno, str(exc.args[0]), "missing field") from exc
-        except (TypeError, ValueError) as exc:
-            raise InputError(args.answers, lineno, None, f"bad value: {exc}") from exc
+        answers.append(quoted_answer_from_dict(obj, args.answers, lineno))
     report = quote_report(answers, NLIQuoteVerifier(None if args.no_nli else load_nli(args.nli)))
     if args.json:
         print(json.dumps(report.to_dict()))

@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from kgcite.models.llm import LLM, ChatRequest, LLMError
 from kgcite.retrieve.base import GraphRetriever
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
+from kgcite.schema import EvidenceQuoteRecord, QuotedAnswerRecord, QuoteSentence, validated
 from kgcite.text.sentences import sentence_spans
 from kgcite.text.values import normalize, value_forms
 
@@ -60,11 +62,17 @@ class EvidenceQuote:
         """Normalised text a citing sentence may take names and numbers from (KG dates also spoken)."""
         return " ".join([normalize(self.text), *(form for k in self.triples for form in value_forms(k[2]))])
 
+    def record(self) -> EvidenceQuoteRecord:
+        return EvidenceQuoteRecord(
+            index=self.index,
+            kind="kg" if self.kind == "kg" else "document",
+            text=self.text,
+            source=self.source,
+            triples=[list(k) for k in self.triples] or None,
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index, "kind": self.kind, "text": self.text, "source": self.source}
-        if self.triples:
-            out["triples"] = [list(k) for k in self.triples]
-        return out
+        return self.record().model_dump()
 
 
 def evidence_quotes(
@@ -107,20 +115,23 @@ class QuotedAnswer:
         by_index = {q.index: q.kind for q in self.quotes}
         return {by_index[i] for s in self.sentences for i in cited_indices(s) if i in by_index}
 
+    def record(self) -> QuotedAnswerRecord:
+        return QuotedAnswerRecord(
+            question=self.question,
+            answer=self.answer,
+            sentences=[QuoteSentence(text=s.text, na=s.na, quotes=cited_indices(s)) for s in self.sentences],
+            quotes=[q.record() for q in self.quotes],
+            model=self.model,
+            extractive=self.extractive,
+            written_citations=self.written_citations,
+            invalid_citations=self.invalid_citations,
+            repairs=list(self.repairs),
+            raw_output=self.raw_output,
+            timings={k: round(v, 4) for k, v in self.timings.items()},
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "answer": self.answer,
-            "sentences": [{"text": s.text, "na": s.na, "quotes": cited_indices(s)} for s in self.sentences],
-            "quotes": [q.to_dict() for q in self.quotes],
-            "model": self.model,
-            "extractive": self.extractive,
-            "written_citations": self.written_citations,
-            "invalid_citations": self.invalid_citations,
-            "repairs": list(self.repairs),
-            "raw_output": self.raw_output,
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-        }
+        return self.record().model_dump()
 
 
 class QuoteComposer:
@@ -232,35 +243,27 @@ class QuoteComposer:
         return picks
 
 
-def quoted_answer_from_dict(d: dict[str, Any]) -> QuotedAnswer:
-    """The inverse of :meth:`QuotedAnswer.to_dict` (KeyError/TypeError/ValueError on a bad record)."""
-    quotes = tuple(
-        EvidenceQuote(
-            int(q["index"]),
-            str(q["kind"]),
-            str(q["text"]),
-            str(q["source"]),
-            tuple(tuple(k) for k in q.get("triples", ())),
-        )  # type: ignore[misc]
-        for q in d["quotes"]
-    )
-    sentences = tuple(
-        Sentence(
-            str(s["text"]), tuple(QuoteCitation(int(i)) for i in s["quotes"]) + ((NACitation(),) if s.get("na") else ())
-        )
-        for s in d["sentences"]
-    )
+def quoted_answer_from_dict(d: Any, path: str | Path = "answer", line: int | None = None) -> QuotedAnswer:
+    """The inverse of :meth:`QuotedAnswer.to_dict`; an :class:`InputError` names ``path``, ``line``
+    and the first bad field."""
+    r = validated(QuotedAnswerRecord, d, path, line)
     return QuotedAnswer(
-        question=str(d["question"]),
-        sentences=sentences,
-        quotes=quotes,
-        model=str(d.get("model", "")),
-        extractive=bool(d.get("extractive", False)),
-        raw_output=str(d.get("raw_output", "")),
-        written_citations=int(d.get("written_citations", 0)),
-        invalid_citations=int(d.get("invalid_citations", 0)),
-        repairs=tuple(d.get("repairs", ())),
-        timings=dict(d.get("timings", {})),
+        question=r.question,
+        sentences=tuple(
+            Sentence(s.text, tuple(QuoteCitation(i) for i in s.quotes) + ((NACitation(),) if s.na else ()))
+            for s in r.sentences
+        ),
+        quotes=tuple(
+            EvidenceQuote(q.index, q.kind, q.text, q.source, tuple((k[0], k[1], k[2]) for k in q.triples or ()))
+            for q in r.quotes
+        ),
+        model=r.model,
+        extractive=r.extractive,
+        raw_output=r.raw_output,
+        written_citations=r.written_citations,
+        invalid_citations=r.invalid_citations,
+        repairs=tuple(r.repairs),
+        timings=dict(r.timings),
     )
 
 

@@ -39,6 +39,7 @@ from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.retrieve.topics import find_topics
+from kgcite.schema import KGAnswer, TripleCitation, TripleSentence
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
 
@@ -75,42 +76,45 @@ class AttributedAnswer:
         return [list(t.key) for s in self.sentences for t in s.cited_triples() if t.key is not None]
 
     def to_dict(self) -> dict[str, Any]:
+        return self.record().model_dump()
+
+    def record(self) -> KGAnswer:
         labels = {t.key: t for t in self.retrieved.triples}
-        return {
-            "question": self.question,
-            "answer": self.answer,
-            "citations": self.citations(),
-            "sentences": [
-                {
-                    "text": s.text,
-                    "na": s.na,
-                    "citations": [
-                        {
-                            "qid": k[0],
-                            "property": k[1],
-                            "value": k[2],
-                            "subject": labels[k].subject_label if k in labels else None,
-                        }
+        return KGAnswer(
+            question=self.question,
+            answer=self.answer,
+            citations=self.citations(),
+            sentences=[
+                TripleSentence(
+                    text=s.text,
+                    na=s.na,
+                    citations=[
+                        TripleCitation(
+                            qid=k[0],
+                            property=k[1],
+                            value=k[2],
+                            subject=labels[k].subject_label if k in labels else None,
+                        )
                         for t in s.cited_triples()
                         if (k := t.key) is not None
                     ],
-                }
+                )
                 for s in self.sentences
             ],
-            "mode": self.mode,
-            "model": self.model,
-            "linked": list(self.linked),
-            "evidence": [list(t.key) for t in self.evidence],
-            "absent": [list(g) for g in self.absent],
-            "asked": self.asked,
-            "repairs": list(self.repairs),
-            "rewritten": self.rewritten,
-            "raw_output": self.raw_output,
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-            "predicted": list(self.predicted),
-            "answer_paths": self.answer_paths,
-            "path": self.path,
-        }
+            mode=self.mode,
+            model=self.model,
+            linked=list(self.linked),
+            evidence=[list(t.key) for t in self.evidence],
+            absent=[list(g) for g in self.absent],
+            asked=self.asked,
+            repairs=list(self.repairs),
+            rewritten=self.rewritten,
+            raw_output=self.raw_output,
+            timings={k: round(v, 4) for k, v in self.timings.items()},
+            predicted=list(self.predicted),
+            answer_paths=self.answer_paths,
+            path=self.path,
+        )
 
 
 NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))

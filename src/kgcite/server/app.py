@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kgcite.errors import LLMError, ModelError
+from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import record_from_obj
 from kgcite.evaluate.records.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
@@ -32,9 +33,9 @@ from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
 from kgcite.runtime import Runtime
+from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
 from kgcite.server.queue import ModelQueue, QueueFull
 from kgcite.server.reports import ReportFolder, ReportNotFound
-from kgcite.server.schemas import AskRequest, EvalCitationsRequest
 
 
 @dataclass
@@ -266,7 +267,7 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         )
 
     @app.post("/ask", summary="answer a question; every sentence carries its citations or [NA]")
-    async def ask(req: AskRequest) -> dict[str, Any]:
+    async def ask(req: AskRequest) -> KGAnswerResponse | QuotedAnswerResponse:
         if req.source not in service.sources:
             raise HTTPException(
                 400, f"source {req.source!r} needs documents: start the server with --docs DIR or --search-url URL"
@@ -280,7 +281,7 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         )
 
     @app.post("/eval/citations", summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)")
-    def eval_citations(req: EvalCitationsRequest) -> dict[str, Any]:
+    def eval_citations(req: EvalCitationsRequest) -> CitationReport:
         try:
             records = [record_from_obj(obj, f"answers[{i}]", i) for i, obj in enumerate(req.answers)]
         except InputError as err:  # names the item and its bad field
@@ -288,7 +289,7 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
                 422, {"msg": str(err).replace(f":{err.line}:", ":", 1), "index": err.line, "field": err.field}
             ) from err
         report, _ = citation_report(records, req.precision_unit)
-        return report.to_dict()
+        return report
 
     @app.get("/entities/{entity_id}", summary="an entity and its one-hop triples")
     def entity(entity_id: str) -> dict[str, Any]:

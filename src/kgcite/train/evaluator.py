@@ -20,8 +20,8 @@ from typing import Any
 
 from kgcite.bench.caqa import CATEGORIES
 from kgcite.jsonl import read_jsonl
-from kgcite.kg.loaders import InputError
 from kgcite.models.evaluator import claim_text
+from kgcite.schema import CaqaSampleRecord, validated
 from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
 from kgcite.train.evaluator_data import balanced_mix
 from kgcite.train.nli_data import LabelledPair
@@ -29,15 +29,9 @@ from kgcite.train.nli_data import LabelledPair
 
 def read_bench(path: str | Path) -> list[dict[str, Any]]:
     """A CAQA-style JSONL split; each line needs question, answer_statement, citation, category."""
-    rows = []
-    for lineno, d in read_jsonl(path):
-        for key in ("question", "answer_statement", "citation", "category"):
-            if not isinstance(d.get(key), str):
-                raise InputError(path, lineno, key, "missing or not text")
-        if d["category"] not in CATEGORIES:
-            raise InputError(path, lineno, "category", f"{d['category']!r} is not one of {list(CATEGORIES)}")
-        rows.append(d)
-    return rows
+    return [
+        validated(CaqaSampleRecord, d, path, lineno).model_dump(exclude_unset=True) for lineno, d in read_jsonl(path)
+    ]
 
 
 def pairs_of(rows: Sequence[dict[str, Any]]) -> list[LabelledPair]:

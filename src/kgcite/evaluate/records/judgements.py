@@ -21,6 +21,7 @@ from kgcite.evaluate.metrics.attribution import evaluator_report, factscore_erro
 from kgcite.evaluate.records.report import format_table
 from kgcite.jsonl import appending
 from kgcite.models.evaluator import AttributionItem
+from kgcite.schema import EvaluatorReport
 
 Row = Mapping[str, Any]
 
@@ -71,6 +72,11 @@ def judge_split(
     return report
 
 
+def report_json(report: Mapping[str, Any]) -> str:
+    """The report as ``metrics.json`` holds it (checked against :class:`EvaluatorReport`)."""
+    return EvaluatorReport.model_validate(report).model_dump_json(indent=1)
+
+
 def factscore(
     evaluator: AttributionEvaluator, rows: Sequence[Row], everything: Sequence[Row], limit: int
 ) -> dict[str, Any]:
@@ -118,7 +124,7 @@ def write_report(out: Path, report: Mapping[str, Any]) -> None:
         out / "confusion.png",
         predicted=report["predicted_labels"],
     )
-    (out / "metrics.json").write_text(json.dumps(report, indent=1) + "\n")
+    (out / "metrics.json").write_text(report_json(report) + "\n")
     (out / "report.md").write_text(
         f"# Attribution evaluator\n\n```\n{report_table(report)}\n```\n\n![confusion](confusion.png)\n"
     )
