@@ -109,3 +109,29 @@ def reranker() -> Any:
     from kgcite.models.rerank import OnnxReranker
 
     return OnnxReranker().load()
+
+
+#: Tab-separated on purpose: graph files may be either.
+BOOKS = """\
+The Glass Orchard\twritten_by\tInes Calder
+The Glass Orchard\tpublished_by\tHarbor Press
+The Glass Orchard\tin_language\tPortuguese
+Salt Roads\twritten_by\tInes Calder
+Salt Roads\tpublished_by\tNorthwind
+Salt Roads\tin_language\tEnglish
+Night Ferry\twritten_by\tTomas Reyl
+Night Ferry\tpublished_by\tHarbor Press
+Night Ferry\tin_language\tDanish
+Ines Calder\tborn_in\tLisbon
+Tomas Reyl\tborn_in\tAarhus
+"""
+
+
+@pytest.fixture(scope="session")
+def books_store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
+    """The small book graph, loaded into the real embedded store."""
+    path = tmp_path_factory.mktemp("books") / "books.tsv"
+    path.write_text(BOOKS)
+    s = EmbeddedStore()
+    s.load(path)
+    return s

@@ -240,7 +240,7 @@ def test_ask_with_an_unreachable_server_fails_clearly() -> None:
 
 
 def test_run_a_qa_dataset_on_a_graph_file_then_eval_answers(tmp_path: Path) -> None:
-    from tests.retrieve.test_paths import BOOKS
+    from tests.conftest import BOOKS
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)
@@ -285,7 +285,7 @@ def test_run_a_qa_dataset_on_a_graph_file_then_eval_answers(tmp_path: Path) -> N
 
 
 def test_ask_a_two_hop_question_of_a_graph_file(tmp_path: Path) -> None:
-    from tests.retrieve.test_paths import BOOKS
+    from tests.conftest import BOOKS
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)
@@ -327,7 +327,7 @@ def test_serve_says_when_it_is_ready(tmp_path: Path) -> None:
     import time
     import urllib.request
 
-    from tests.retrieve.test_paths import BOOKS
+    from tests.conftest import BOOKS
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)

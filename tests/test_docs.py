@@ -40,3 +40,19 @@ def test_user_pages_do_not_point_outside_the_project() -> None:
         text = page.read_text(encoding="utf-8")
         assert "DESIGN.md" not in text and "MODELS.md" not in text, page.name
         assert not re.search(r"\bissue #\d+|in progress", text, re.IGNORECASE), page.name
+
+
+def test_the_api_page_example_runs() -> None:
+    """docs/api.md's example, run from the project root: each graph retriever feeds the quote answerer."""
+    import subprocess
+    import sys
+
+    code = re.search(r"```python\n(.*?)```", (ROOT / "docs" / "api.md").read_text(), re.DOTALL)
+    assert code is not None
+    res = subprocess.run(
+        [sys.executable, "-c", code.group(1)], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    lines = res.stdout.strip().splitlines()
+    assert [line.split(" → ")[0] for line in lines] == ["KGRetriever", "PathReasoner", "ToGE"]
+    assert all("Marla Quenby [1]" in line for line in lines), lines

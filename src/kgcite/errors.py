@@ -7,7 +7,9 @@ fit together); ``ModelError`` and ``KGError`` are a model or a store failing at 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 
 class KgciteError(Exception):
@@ -41,3 +43,20 @@ class KGError(KgciteError, RuntimeError):
 
 class TrainError(KgciteError, RuntimeError):
     """Training cannot run here (the train extra is missing, a label is unknown)."""
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+E = TypeVar("E", bound=Exception)
+
+
+def each_or_error(call: Callable[[T], R], items: Iterable[T], catch: type[E]) -> list[R | E]:
+    """``call`` on every item in turn; an item whose call raises ``catch`` gets that error in its
+    place, so one failure does not lose the rest of a batch."""
+    out: list[R | E] = []
+    for item in items:
+        try:
+            out.append(call(item))
+        except catch as exc:
+            out.append(exc)
+    return out

@@ -17,16 +17,11 @@ from kgcite.retrieve.base import GraphEvidence, GraphRetriever
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.runtime import Runtime
 from kgcite.schema import KGAnswer, QuotedAnswerRecord
-from tests.retrieve.test_paths import BOOKS
 
 
 @pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Runtime:
-    path = tmp_path_factory.mktemp("books") / "books.tsv"
-    path.write_text(BOOKS)
-    store = EmbeddedStore()
-    store.load(path)
-    return Runtime(store=store, cache=None)
+def runtime(books_store: EmbeddedStore) -> Runtime:
+    return Runtime(store=books_store, cache=None)
 
 
 def retrievers(runtime: Runtime) -> dict[str, GraphRetriever]:

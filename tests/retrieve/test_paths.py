@@ -13,29 +13,10 @@ from kgcite.retrieve.path_scorers import ZeroShotPathScorer
 from kgcite.retrieve.paths import PathConfig, PathReasoner, Step
 from kgcite.retrieve.scoring import EmbeddingScorer
 
-#: Tab-separated on purpose: graph files may be either.
-BOOKS = """\
-The Glass Orchard\twritten_by\tInes Calder
-The Glass Orchard\tpublished_by\tHarbor Press
-The Glass Orchard\tin_language\tPortuguese
-Salt Roads\twritten_by\tInes Calder
-Salt Roads\tpublished_by\tNorthwind
-Salt Roads\tin_language\tEnglish
-Night Ferry\twritten_by\tTomas Reyl
-Night Ferry\tpublished_by\tHarbor Press
-Night Ferry\tin_language\tDanish
-Ines Calder\tborn_in\tLisbon
-Tomas Reyl\tborn_in\tAarhus
-"""
-
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
-    path = tmp_path_factory.mktemp("books") / "books.tsv"
-    path.write_text(BOOKS)
-    s = EmbeddedStore()
-    s.load(path)
-    return s
+def store(books_store: EmbeddedStore) -> EmbeddedStore:
+    return books_store
 
 
 @pytest.fixture(scope="module")

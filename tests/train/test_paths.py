@@ -9,7 +9,7 @@ import pytest
 from kgcite.kg import EmbeddedStore
 from kgcite.retrieve.paths import Step
 from kgcite.train.paths import QAItem, _Walker, generated_questions, gold_chain, path_pairs
-from tests.retrieve.test_paths import BOOKS
+from tests.conftest import BOOKS
 
 
 @pytest.fixture(scope="module")

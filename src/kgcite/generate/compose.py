@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kgcite.errors import ModelError
+from kgcite.errors import ModelError, each_or_error
 from kgcite.generate.citations import (
     Citation,
     NACitation,
@@ -300,10 +300,4 @@ class QuoteAnswerer:
 
     def answer_many(self, questions: Sequence[str]) -> list[QuotedAnswer | ModelError]:
         """One answer per question; a model that fails on one is that question's error, not the batch's."""
-        out: list[QuotedAnswer | ModelError] = []
-        for q in questions:
-            try:
-                out.append(self.answer(q))
-            except ModelError as exc:
-                out.append(exc)
-        return out
+        return each_or_error(self.answer, questions, ModelError)

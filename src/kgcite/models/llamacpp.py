@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kgcite.errors import each_or_error
 from kgcite.models.llm import ChatRequest, ChatResult, LLMError, parse_openai_reply
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -89,10 +90,4 @@ class LlamaCppLLM:
         return parse_openai_reply(data, self.path.name, time.perf_counter() - t0, self.name)
 
     def chat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
-        out: list[ChatResult | LLMError] = []
-        for r in requests:
-            try:
-                out.append(self.chat(r))
-            except LLMError as exc:
-                out.append(exc)
-        return out
+        return each_or_error(self.chat, requests, LLMError)
