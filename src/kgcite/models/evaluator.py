@@ -37,10 +37,7 @@ class TrainedEvaluator(OnnxPairModel[Judgement]):
     """An export of ``kgcite train evaluator`` (the shipped one by default)."""
 
     folder, kind, trainer, prefix = "evaluator", "attribution evaluator", "evaluator", "trained"
-
-    def load(self) -> TrainedEvaluator:
-        self.export  # noqa: B018 - loads on first use
-        return self
+    cache_size = 10_000  # a benchmark's samples seldom repeat; FactScore's sub-facts do
 
     def _value(self, row: np.ndarray) -> Judgement:
         scores = {label: float(p) for label, p in zip(self.export.labels, row, strict=True)}

@@ -81,10 +81,6 @@ class OnnxNLI(OnnxPairModel[NLIResult], CachedNLI):
     folder, kind, trainer, prefix = "nli", "NLI", "nli", "kgcite-nli-onnx"
     _order: list[int]
 
-    def load(self) -> OnnxNLI:
-        self.export  # noqa: B018 - loads on first use
-        return self
-
     def _configure(self, export: PairExport) -> None:
         mapped = [canonical_label(n) for n in export.labels]
         if sorted(m for m in mapped if m) != sorted(LABELS):

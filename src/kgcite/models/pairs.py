@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import numpy as np
 
@@ -27,8 +27,10 @@ V = TypeVar("V")
 class PairModel(Generic[V]):
     """Template: cache and batching here; subclasses implement :meth:`_scores` and :meth:`_value`."""
 
-    def __init__(self, *, batch_size: int = 32, cache_size: int = 200_000) -> None:
-        self.batch_size, self._cache_size = batch_size, cache_size
+    cache_size = 200_000  # pairs kept; a subclass whose pairs rarely repeat keeps fewer
+
+    def __init__(self, *, batch_size: int = 32, cache_size: int | None = None) -> None:
+        self.batch_size, self._cache_size = batch_size, cache_size or self.cache_size
         self._cache: OrderedDict[tuple[str, str], V] = OrderedDict()
         self.hits = self.misses = 0
 
@@ -94,6 +96,11 @@ class OnnxPairModel(PairModel[V]):
     @property
     def name(self) -> str:
         return f"{self.prefix}:{self.model_dir.name}"
+
+    def load(self) -> Self:
+        """Load the export now (it loads on first use otherwise): errors surface at start-up."""
+        _ = self.export
+        return self
 
     @property
     def export(self) -> PairExport:

@@ -47,8 +47,7 @@ def relevant_column(labels: Sequence[str]) -> int | None:
 class CachedReranker(PairModel[float]):
     """Template: cache and batching in :class:`PairModel`; subclasses score (question, passage) pairs."""
 
-    def __init__(self, *, batch_size: int = 32, cache_size: int = 100_000) -> None:
-        super().__init__(batch_size=batch_size, cache_size=cache_size)
+    cache_size = 100_000
 
     @property
     def scored(self) -> int:
@@ -67,10 +66,6 @@ class OnnxReranker(OnnxPairModel[float], CachedReranker):
 
     folder, kind, trainer, prefix = "rerank", "re-ranker", "rerank", "kgcite-rerank-onnx"
     _column: int | None = None
-
-    def load(self) -> OnnxReranker:
-        self.export  # noqa: B018 - loads on first use
-        return self
 
     def _configure(self, export: PairExport) -> None:
         self._column = relevant_column(export.labels)
