@@ -30,3 +30,10 @@ def test_document_quotes_are_written_without_triples() -> None:
     assert doc.model_dump() == {"index": 2, "kind": "document", "text": "t", "source": "a.html"}
     kg = EvidenceQuoteRecord(index=1, kind="kg", text="t", source="knowledge graph", triples=[["Q1", "P1", "v"]])
     assert kg.model_dump()["triples"] == [["Q1", "P1", "v"]]
+
+
+def test_a_triple_has_three_parts() -> None:
+    with pytest.raises(InputError, match=r"^run.jsonl:2: minimum_knowledge.0: List should have at least 3 items"):
+        validated(
+            RunRecord, {"id": "1", "question": "q", "minimum_knowledge": [["Q1", "P1"]], "status": "ok"}, "run.jsonl", 2
+        )

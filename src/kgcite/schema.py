@@ -22,7 +22,8 @@ from pydantic import (
 
 from kgcite.errors import InputError
 
-Triple = list[str]  # [subject id, property, value]
+#: ``[subject id, property, value]``
+Triple = Annotated[list[str], Field(min_length=3, max_length=3)]
 
 
 class _Written(BaseModel):

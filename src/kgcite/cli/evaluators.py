@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +58,7 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     report["factscore"] = factscore(evaluator, rows, everything, args.factscore) if args.factscore else None
     if out is not None:
         write_report(out, report)
-    print(json.dumps(json.loads(report_json(report))) if args.json else report_table(report))
+    print(report_json(report, indent=None) if args.json else report_table(report))
     return 0
 
 

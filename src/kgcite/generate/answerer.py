@@ -3,8 +3,8 @@ citations out, one per question, a failed model call standing in for its questio
 
 Two pipelines keep it: :class:`~kgcite.generate.pipeline.Generator` (KaLMA: triple citations,
 ``grounded`` or ``free``) and :class:`~kgcite.generate.compose.QuoteAnswerer` (EWEK-QA: numbered
-quotes from the graph and documents). The CLI, the server and experiment runs take an
-:class:`Answerer`, so a user's own pipeline plugs in the same way.
+quotes from the graph and documents). Code that needs only questions in and cited answers out
+takes an :class:`Answerer`, and works with either, or with a user's own pipeline.
 """
 
 from __future__ import annotations

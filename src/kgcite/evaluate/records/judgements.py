@@ -72,9 +72,9 @@ def judge_split(
     return report
 
 
-def report_json(report: Mapping[str, Any]) -> str:
+def report_json(report: Mapping[str, Any], indent: int | None = 1) -> str:
     """The report as ``metrics.json`` holds it (checked against :class:`EvaluatorReport`)."""
-    return EvaluatorReport.model_validate(report).model_dump_json(indent=1)
+    return EvaluatorReport.model_validate(report).model_dump_json(indent=indent)
 
 
 def factscore(
