@@ -30,7 +30,7 @@ class BuildInfo:
 
     graph: str
     questions: int
-    question_format: str
+    question_format: str  # the --format of the question files, or how the questions were made
     seed: int
     verbaliser: str
     seconds: float

@@ -95,7 +95,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
         BuildInfo(
             graph=args.kg,
             questions=len(samples),
-            question_format=args.format,
+            question_format=args.format if qa_files else "generated from the graph",
             seed=args.seed,
             verbaliser=args.verbaliser,
             seconds=t_build,
