@@ -67,9 +67,7 @@ def main() -> None:
     # few-shot demonstrations from the far end of the BioKaLMA sample, never among the scored ones
     shots = [next(r for r in reversed(benches["BioKaLMA"]) if r["category"] == c) for c in CATEGORIES]
     shot_ids = {id(r) for r in shots}
-    few = LLMEvaluator(
-        llm, [(AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots]
-    )
+    few = LLMEvaluator(llm, [(AttributionItem.of(r), r["category"]) for r in shots])
     rows = []
     for bench, data in benches.items():
         rows.append(table6_row(bench, "nli (AutoIS-style, binary)", score(nli, data)))

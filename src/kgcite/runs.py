@@ -111,45 +111,50 @@ def dataset(name: str) -> list[DatasetItem]:
     return items
 
 
-def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dict[str, Any]:
-    """The JSONL line: what ``kgcite eval citations`` reads, plus the answer's provenance."""
+def _fields(item: DatasetItem, result: AttributedAnswer | LLMError, d: dict[str, Any] | None) -> dict[str, Any]:
+    """The fields every run line has; ``d`` is the answer's :meth:`~AttributedAnswer.to_dict` (None: failed)."""
     base: dict[str, Any] = {
         "id": item.id,
         "question": item.question,
         "minimum_knowledge": [list(k) for k in item.minimum_knowledge],
     }
-    if isinstance(result, LLMError):
-        return RunRecord(**base, status="failed", error=str(result), answer="", kg=[]).line()
-    d = result.to_dict()
-    return RunRecord(
-        **base,
-        status="ok",
-        answer=d["answer"],
-        kg=subgraph_to_biokalma(result.retrieved),
-        citations=d["citations"],
-        mode=d["mode"],
-        model=d["model"],
-        linked=d["linked"],
-        reference_entities=list(item.reference_entities),
-        repairs=d["repairs"],
-        rewritten=d["rewritten"],
-        raw_output=d["raw_output"],
-        timings=d["timings"],
-    ).line()
+    if isinstance(result, LLMError) or d is None:
+        return base | {"status": "failed", "error": str(result), "answer": "", "kg": []}
+    return base | {
+        "status": "ok",
+        "answer": d["answer"],
+        "kg": subgraph_to_biokalma(result.retrieved),
+        "citations": d["citations"],
+        "mode": d["mode"],
+        "model": d["model"],
+        "linked": d["linked"],
+        "reference_entities": list(item.reference_entities),
+        "repairs": d["repairs"],
+        "rewritten": d["rewritten"],
+        "raw_output": d["raw_output"],
+        "timings": d["timings"],
+    }
+
+
+def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dict[str, Any]:
+    """The JSONL line: what ``kgcite eval citations`` reads, plus the answer's provenance."""
+    d = None if isinstance(result, LLMError) else result.to_dict()
+    return RunRecord(**_fields(item, result, d)).line()
 
 
 def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str = "") -> dict[str, Any]:
     """A question-answering line: everything ``ask --json`` gives plus the gold ``answers``,
     the ``topic`` labels, ``predicted`` (best first), ``answer_paths``, ``llm_calls``, ``ms``
     and the ``graph`` it was answered on (what ``kgcite eval answers`` reads)."""
-    base = answer_record(item, result) | {"answers": list(item.answers), "graph": graph}
     if isinstance(result, LLMError):
-        return RunRecord(**base, topic=list(item.topic), predicted=[]).line()
-    d = result.to_dict()
-    topics = [e.label for e in result.retrieved.entities] or list(item.topic)
+        fields = _fields(item, result, None)
+        return RunRecord(**fields, answers=list(item.answers), graph=graph, topic=list(item.topic), predicted=[]).line()
+    d = result.to_dict()  # once: it builds the whole answer record
     return RunRecord(
-        **base,
-        topic=topics,
+        **_fields(item, result, d),
+        answers=list(item.answers),
+        graph=graph,
+        topic=[e.label for e in result.retrieved.entities] or list(item.topic),
         predicted=d["predicted"],
         answer_paths=d["answer_paths"],
         sentences=d["sentences"],

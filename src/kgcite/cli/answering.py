@@ -13,6 +13,7 @@ from typing import Any
 from kgcite.cli.common import (
     format_attributed,
     graph_options,
+    json_option,
     model_options,
     open_graph,
     open_kg,
@@ -301,7 +302,7 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     ask.add_argument(
         "question", metavar="QUESTION", help='the question, quoted: kgcite ask "Who was Stephen Crane\'s father?"'
     )
-    ask.add_argument("--json", action="store_true", help="print the answer as JSON")
+    json_option(ask, "the answer as JSON")
     model_options(ask)
     graph_options(ask)
     add_quote_options(ask)
@@ -359,7 +360,7 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     show.add_argument("entity", metavar="ENTITY", help="entity id (Q206534) or label (Stephen Crane, case-insensitive)")
     show.add_argument("--prefix", action="store_true", help="match labels and aliases by prefix")
     show.add_argument("--limit", type=int, default=5, help="at most this many entities for a label (default 5)")
-    show.add_argument("--json", action="store_true", help="print the entity and its triples as JSON")
+    json_option(show, "the entity and its triples as JSON")
     store_options(show)
     show.set_defaults(func=cmd_kg_show)
 
@@ -399,6 +400,6 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     ans.add_argument(
         "--kg", metavar="FILE|DIR", help="the graph to check citations against (default: each line's graph)"
     )
-    ans.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    json_option(ans)
     ans.set_defaults(func=cmd_eval_answers)
     return ev

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import llm_options, open_kg, store_options
+from kgcite.cli.common import kg_option, llm_options, open_kg, store_options
 from kgcite.kg import InputError
 from kgcite.kg.loaders import file_kind, read_tsv
 from kgcite.kg.model import Triple
@@ -120,9 +120,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "subgraph into supportive / partially supportive / contradictory / irrelevant citations. "
         "Deterministic for a seed. Writes OUT/train.jsonl, dev.jsonl, test.jsonl and stats.md.",
     )
-    c.add_argument(
-        "--kg", required=True, metavar="FILE|DIR", help="graph file (TSV, N-Triples, BioKaLMA) or store folder"
-    )
+    kg_option(c, required=True)
     c.add_argument(
         "--qa",
         action="append",

@@ -122,14 +122,35 @@ def store_options(p: argparse.ArgumentParser) -> None:
     scheme_option(p, "IRI spelling of entities and relations (wikidata: wd:/wdt: with rdfs:label)")
 
 
+#: What ``--kg`` takes, wherever it is offered.
+GRAPH_FILE = "a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig)"
+
+
+def kg_option(p: argparse.ArgumentParser, *, required: bool = False) -> None:
+    p.add_argument(
+        "--kg", required=required, metavar="FILE|DIR", help=f"{GRAPH_FILE}, loaded in memory, or a store folder"
+    )
+
+
+def nli_option(p: argparse.ArgumentParser, role: str, *, without: str | None = None) -> None:
+    """``--nli``: the spec :func:`~kgcite.models.nli.load_nli` reads; ``role`` says what the model does
+    here. ``without``: the help of ``--no-nli``, for commands that can do without the model."""
+    p.add_argument(
+        "--nli",
+        metavar="SPEC",
+        help=f"{role}: kgcite (the shipped model, default), hf:PATH, t5:PATH, or an ONNX export folder",
+    )
+    if without:
+        p.add_argument("--no-nli", action="store_true", help=without)
+
+
+def json_option(p: argparse.ArgumentParser, what: str = "one JSON object instead of a table") -> None:
+    p.add_argument("--json", action="store_true", help=f"print {what}")
+
+
 def graph_options(p: argparse.ArgumentParser) -> None:
     """After :func:`_model_options`: a graph file loaded in memory, and how relation paths are scored."""
-    p.add_argument(
-        "--kg",
-        metavar="FILE|DIR",
-        help="a graph file (.json BioKaLMA, .txt/.tsv head|relation|tail or tab-separated, .nt/.ttl/.nq/.trig), "
-        "loaded in memory, or a store folder",
-    )
+    kg_option(p)
     p.add_argument(
         "--path-scorer",
         metavar="NAME|DIR",
@@ -198,4 +219,4 @@ def unit_option(p: argparse.ArgumentParser) -> None:
         default="citation",
         help="count precision hits per citation (paper) or once per distinct knowledge (authors' scripts); default citation",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    json_option(p)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import llm_options
+from kgcite.cli.common import json_option, llm_options, nli_option
 from kgcite.kg import InputError
 
 
@@ -23,9 +23,7 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
     if spec in ("llm-zero", "llm-few"):
         from kgcite.cli.common import runtime_from_args
 
-        examples = [
-            (AttributionItem(r["question"], r["answer_statement"], r["citation"]), r["category"]) for r in shots
-        ]
+        examples = [(AttributionItem.of(r), r["category"]) for r in shots]
         return LLMEvaluator(runtime_from_args(args).llm, examples if spec == "llm-few" else ())
     raise InputError("--evaluator", None, None, f"{spec!r}: choose nli, llm-zero, llm-few, trained or trained:DIR")
 
@@ -85,10 +83,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="N",
         help="partially supportive samples for FactScore (0: skip; default 200)",
     )
-    p.add_argument(
-        "--nli", metavar="SPEC", help="with --evaluator nli: kgcite (default), hf:PATH, t5:PATH, an ONNX folder"
-    )
-    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    nli_option(p, "with --evaluator nli, the NLI model")
+    json_option(p, "the report as one JSON object")
     p.add_argument("--out", metavar="DIR", help="resumable: judgements.jsonl, report.md, metrics.json, confusion.png")
     llm_options(p)
     p.set_defaults(func=cmd_evaluate_evaluator)

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from kgcite.cli.common import json_option, nli_option
 from kgcite.evaluate.records.report import format_table, format_timings
 from kgcite.generate.citations import attach_marks, format_citation
 from kgcite.generate.compose import QuotedAnswer, quoted_answer_from_dict
@@ -139,7 +140,6 @@ def register_eval(ev: argparse._SubParsersAction) -> None:  # type: ignore[type-
         metavar="FILE.jsonl",
         help="quoted answers: `kgcite ask --source docs|both --json --jsonl` lines",
     )
-    q.add_argument("--nli", metavar="SPEC", help="NLI model: kgcite (default), hf:PATH, t5:PATH, an ONNX folder")
-    q.add_argument("--no-nli", action="store_true", help="verbatim containment only")
-    q.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    nli_option(q, "NLI model", without="verbatim containment only")
+    json_option(q)
     q.set_defaults(func=cmd_eval_quotes)

@@ -8,7 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import llm_options, model_options, open_kg, runtime_from_args, unit_option
+from kgcite.cli.common import (
+    json_option,
+    llm_options,
+    model_options,
+    nli_option,
+    open_kg,
+    runtime_from_args,
+    unit_option,
+)
 from kgcite.errors import UsageError
 from kgcite.evaluate.judges.quality import GEval
 from kgcite.evaluate.metrics.alignment import AttributionScorer
@@ -270,15 +278,8 @@ def _experiment_outputs(kind: str, rows: list[dict[str, Any]], labels: list[str]
 # -- parser -------------------------------------------------------------------------------------
 
 
-def _nli_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--nli", metavar="SPEC", help="NLI model: kgcite (shipped, default), hf:PATH, t5:PATH, or an ONNX export folder"
-    )
-    p.add_argument(
-        "--no-nli",
-        action="store_true",
-        help="judge support by the rules alone (no NLI model; what they cannot decide counts as unsupported)",
-    )
+#: ``--no-nli`` where the judge decides support.
+RULES_ALONE = "judge support by the rules alone (no NLI model; what they cannot decide counts as unsupported)"
 
 
 def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float) -> None:
@@ -298,7 +299,7 @@ def register(sub: Any, ev: Any) -> None:
     nli.add_argument("--premise", required=True, metavar="TEXT", help="the text that should entail the hypothesis")
     nli.add_argument("--hypothesis", required=True, metavar="TEXT", help='e.g. "place of birth: Newark"')
     nli.add_argument("--model", metavar="SPEC", help="kgcite (default), hf:PATH, t5:PATH, or an ONNX export folder")
-    nli.add_argument("--json", action="store_true", help='print {"label": ..., "probs": {...}}')
+    json_option(nli, '{"label": ..., "probs": {...}}')
     nli.set_defaults(func=cmd_nli)
 
     train = sub.add_parser("train", help="train kgcite's own models").add_subparsers(
@@ -441,7 +442,7 @@ def register(sub: Any, ev: Any) -> None:
         "--quality", action="store_true", help=f"add G-Eval text quality ({', '.join(QUALITY_ASPECTS)}) with the LLM"
     )
     al.add_argument("--batch-size", type=int, default=64, help="answers judged per batch (default 64)")
-    _nli_options(al)
+    nli_option(al, "NLI model", without=RULES_ALONE)
     llm_options(al)
     unit_option(al)
     al.set_defaults(func=cmd_eval_all)
@@ -463,6 +464,6 @@ def register(sub: Any, ev: Any) -> None:
     ex.add_argument("--seed", type=int, default=0, help="which knowledge is removed (default 0)")
     ex.add_argument("--max-removed", type=int, default=3, help="removal: remove 1..N pieces (default 3)")
     ex.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
-    _nli_options(ex)
+    nli_option(ex, "NLI model", without=RULES_ALONE)
     model_options(ex)
     ex.set_defaults(func=cmd_experiment)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from kgcite.cli.common import open_kg
+from kgcite.cli.common import json_option, kg_option, open_kg
 from kgcite.kg import InputError
 
 
@@ -52,12 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "entity, walk them (at most --max-neighbours entities each), keep the WIDTH best paths, to DEPTH hops. "
         "Topics: --topic, else [bracketed] names in the question (MetaQA style), else entity linking.",
     )
-    tg.add_argument(
-        "--kg",
-        required=True,
-        metavar="FILE|DIR",
-        help="graph file (.json BioKaLMA, .txt/.tsv h|r|t, .nt/.ttl/.nq/.trig) or a store folder",
-    )
+    kg_option(tg, required=True)
     tg.add_argument(
         "--question",
         required=True,
@@ -76,5 +71,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default="embedding",
         help="embedding: MiniLM cosine + word-form overlap (default); bm25: no model",
     )
-    tg.add_argument("--json", action="store_true", help='print {"triples", "paths", "llm_calls", "ms"}')
+    json_option(tg, '{"triples", "paths", "llm_calls", "ms"}')
     tg.set_defaults(func=cmd_retrieve_tog_e)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import graph_options, model_options
+from kgcite.cli.common import graph_options, model_options, nli_option
 from kgcite.kg import InputError
 
 
@@ -83,8 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")
     p.add_argument("--search-url", metavar="URL", help="a SearXNG instance for source docs|both")
-    p.add_argument("--nli", metavar="SPEC", help="NLI model of the verifier: kgcite (default), hf:PATH, t5:PATH")
-    p.add_argument("--no-nli", action="store_true", help="verify by the judge's rules alone (no NLI model)")
+    nli_option(p, "NLI model of the verifier", without="verify by the judge's rules alone (no NLI model)")
     p.add_argument("--max-batch", type=int, default=8, help="questions answered together by the model (default 8)")
     p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")
     p.add_argument(

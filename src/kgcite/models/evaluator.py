@@ -6,9 +6,10 @@ trainer pairs with the evidence); the four labels are CAQA's categories. Shipped
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +21,11 @@ class AttributionItem:
     question: str
     answer_statement: str
     evidence: str
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> AttributionItem:
+        """A CAQA-style row (``question``, ``answer_statement``, ``citation``) as the evaluator reads it."""
+        return cls(row["question"], row["answer_statement"], row["citation"])
 
 
 @dataclass(frozen=True, slots=True)

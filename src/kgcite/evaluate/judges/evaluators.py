@@ -134,10 +134,5 @@ def judge_rows(
     out: list[str] = []
     for b in range(0, len(rows), batch_size):
         chunk = rows[b : b + batch_size]
-        out += [
-            j.category
-            for j in evaluator.judge(
-                [AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in chunk]
-            )
-        ]
+        out += [j.category for j in evaluator.judge([AttributionItem.of(r) for r in chunk])]
     return out, time.perf_counter() - t0

@@ -51,9 +51,7 @@ def judge_split(
         t0 = time.perf_counter()
         for b in range(0, len(todo), batch_size):
             batch = todo[b : b + batch_size]
-            judged = evaluator.judge(
-                [AttributionItem(r["question"], r["answer_statement"], r["citation"]) for r in batch]
-            )
+            judged = evaluator.judge([AttributionItem.of(r) for r in batch])
             for r, j in zip(batch, judged, strict=True):
                 done[r["id"]] = j.category
             if fh is not None:
