@@ -18,7 +18,6 @@ from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.jsonl import appending, read_jsonl, read_trimmed
 from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
 from kgcite.models.llm import LLMError
-from kgcite.schema import RunRecord
 
 
 @dataclass(frozen=True)
@@ -138,6 +137,8 @@ def _fields(item: DatasetItem, result: AttributedAnswer | LLMError, d: dict[str,
 
 def answer_record(item: DatasetItem, result: AttributedAnswer | LLMError) -> dict[str, Any]:
     """The JSONL line: what ``kgcite eval citations`` reads, plus the answer's provenance."""
+    from kgcite.schema import RunRecord  # here, not at import: pydantic costs every command ~130 ms
+
     d = None if isinstance(result, LLMError) else result.to_dict()
     return RunRecord(**_fields(item, result, d)).line()
 
@@ -146,6 +147,8 @@ def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str
     """A question-answering line: everything ``ask --json`` gives plus the gold ``answers``,
     the ``topic`` labels, ``predicted`` (best first), ``answer_paths``, ``llm_calls``, ``ms``
     and the ``graph`` it was answered on (what ``kgcite eval answers`` reads)."""
+    from kgcite.schema import RunRecord
+
     if isinstance(result, LLMError):
         fields = _fields(item, result, None)
         return RunRecord(**fields, answers=list(item.answers), graph=graph, topic=list(item.topic), predicted=[]).line()

@@ -37,7 +37,6 @@ from kgcite.evaluate.metrics.attribution import CATEGORIES, COMPLEXITIES
 from kgcite.jsonl import read_jsonl
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
-from kgcite.schema import CaqaSampleRecord
 from kgcite.text.lexicon import property_label
 
 MAX_ANSWERS = 3  # answers grounded per sample: keeps citations readable
@@ -73,6 +72,8 @@ class CaqaSample:
         return " ".join(f"[{i}] {c}" for i, c in enumerate(self.citations, 1))
 
     def to_dict(self) -> dict[str, Any]:
+        from kgcite.schema import CaqaSampleRecord  # here, not at import: pydantic costs every command ~130 ms
+
         return CaqaSampleRecord(
             id=self.id,
             source=self.source,

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,9 +37,12 @@ from kgcite.models.llm import LLM, ChatRequest, LLMError
 from kgcite.retrieve.base import GraphRetriever
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
-from kgcite.schema import EvidenceQuoteRecord, QuotedAnswerRecord, QuoteSentence, validated
 from kgcite.text.sentences import sentence_spans
 from kgcite.text.values import normalize, value_forms
+
+# kgcite.schema (pydantic, ~130 ms) is imported where a record is made, not when a command starts
+if TYPE_CHECKING:
+    from kgcite.schema import EvidenceQuoteRecord, QuotedAnswerRecord
 
 _PRONOUN = re.compile(r"(he|she|it|they|his|her|its|their|this|these)\b", re.IGNORECASE)
 
@@ -63,6 +66,10 @@ class EvidenceQuote:
         return " ".join([normalize(self.text), *(form for k in self.triples for form in value_forms(k[2]))])
 
     def record(self) -> EvidenceQuoteRecord:
+        from kgcite.schema import (
+            EvidenceQuoteRecord,
+        )
+
         return EvidenceQuoteRecord(
             index=self.index,
             kind="kg" if self.kind == "kg" else "document",
@@ -116,6 +123,11 @@ class QuotedAnswer:
         return {by_index[i] for s in self.sentences for i in cited_indices(s) if i in by_index}
 
     def record(self) -> QuotedAnswerRecord:
+        from kgcite.schema import (
+            QuotedAnswerRecord,
+            QuoteSentence,
+        )
+
         return QuotedAnswerRecord(
             question=self.question,
             answer=self.answer,
@@ -246,6 +258,11 @@ class QuoteComposer:
 def quoted_answer_from_dict(d: Any, path: str | Path = "answer", line: int | None = None) -> QuotedAnswer:
     """The inverse of :meth:`QuotedAnswer.to_dict`; an :class:`InputError` names ``path``, ``line``
     and the first bad field."""
+    from kgcite.schema import (
+        QuotedAnswerRecord,
+        validated,
+    )
+
     r = validated(QuotedAnswerRecord, d, path, line)
     return QuotedAnswer(
         question=r.question,

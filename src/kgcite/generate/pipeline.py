@@ -14,7 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgcite.generate.citations import (
     Citation,
@@ -39,9 +39,12 @@ from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.retrieve.topics import find_topics
-from kgcite.schema import KGAnswer, TripleCitation, TripleSentence
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
+
+# kgcite.schema (pydantic, ~130 ms) is imported where a record is made, not when a command starts
+if TYPE_CHECKING:
+    from kgcite.schema import KGAnswer
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,12 @@ class AttributedAnswer:
         return self.record().model_dump()
 
     def record(self) -> KGAnswer:
+        from kgcite.schema import (
+            KGAnswer,
+            TripleCitation,
+            TripleSentence,
+        )
+
         labels = {t.key: t for t in self.retrieved.triples}
         return KGAnswer(
             question=self.question,
