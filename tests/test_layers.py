@@ -96,3 +96,15 @@ def test_evaluate_keeps_its_own_order() -> None:
         and order[target.split(".")[2]] > order[module.split(".")[2]]
     ]
     assert not wrong, wrong
+
+
+def test_starting_a_command_loads_no_heavy_library() -> None:
+    """`kgcite --help` imports the CLI: the schema (pydantic), the models and the plots load later."""
+    import json
+    import subprocess
+    import sys
+
+    code = "import json, sys, kgcite.cli.main; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(res.stdout))
+    assert not loaded & {"pydantic", "torch", "onnxruntime", "spacy", "matplotlib", "transformers", "fastapi"}, loaded
