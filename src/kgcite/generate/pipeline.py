@@ -34,9 +34,11 @@ from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
 from kgcite.judge.rules import Claim
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
+from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
-from kgcite.retrieve.paths import PathReasoner, PathResult
+from kgcite.retrieve.paths import PathReasoner, PathResult, Step
+from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import STOP, stem
@@ -124,6 +126,17 @@ class AttributedAnswer:
             answer_paths=self.answer_paths,
             path=self.path,
         )
+
+
+def walks_asked(chain: Sequence[Step], analysis: QuestionAnalysis | None) -> bool:
+    """A path may answer only what was asked: when the question reader found the relations a
+    question asks, the path must walk one of them. "Who was Stephen Crane's spouse?" asks
+    ``spouse``; a path through *topic's main category* that happens to score well states a fact
+    nobody asked for, and the ``[NA]`` for the missing spouse is the true answer."""
+    if analysis is None or analysis.summary or not analysis.relations:
+        return True
+    asked = {property_key(r) for r in analysis.relations}
+    return any(property_key(s.relation) in asked for s in chain)
 
 
 NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
@@ -370,7 +383,7 @@ class GroundedGenerator(Generator):
         if retrieval.analysis is not None and len(retrieval.analysis.parts) > 1:
             return None
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked])
-        if result.best is None or not result.answers:
+        if result.best is None or not result.answers or not walks_asked(result.best.chain, retrieval.analysis):
             return None
         if len(result.best.chain) > 1 or not any(not s.na for s in plan.sentences):
             return result

@@ -22,7 +22,7 @@ from kgcite.kg.store import KGStore
 from kgcite.models.rerank import CachedReranker
 from kgcite.retrieve.paths import Chain, PathScorer, Step, chain_text
 from kgcite.retrieve.scoring import TextScorer, _same, content_stems, words
-from kgcite.text.lexicon import LEXICON, property_label
+from kgcite.text.lexicon import property_label, question_phrases
 
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.
@@ -31,10 +31,12 @@ SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co",
 
 @functools.cache
 def relation_words(relation: str) -> tuple[str, ...]:
-    """Stems that name a relation: the words of its name plus the shipped paraphrases that carry
-    one content word ("worked for" → work; "passed away" has two and is left out)."""
-    extra = (s[0] for p in LEXICON.get(property_label(relation), ()) if len(s := content_stems(p)) == 1)
-    return tuple(dict.fromkeys([*content_stems(property_label(relation)), *extra]))
+    """Stems that name a relation in a question: the words of its name plus the question
+    phrases (:func:`~kgcite.text.lexicon.question_phrases`) that carry one content word
+    ("worked for" → work; "passed away" has two and is left out)."""
+    label = property_label(relation)
+    extra = (s[0] for p in question_phrases(label) if len(s := content_stems(p)) == 1)
+    return tuple(dict.fromkeys([*content_stems(label), *extra]))
 
 
 #: Words that frame a question rather than name what it asks ("can you tell me", "I would like to know").

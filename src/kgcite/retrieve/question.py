@@ -19,7 +19,7 @@ import numpy as np
 
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
-from kgcite.text.lexicon import STOP, cue_positions, name_stems, paraphrases, stem, stems
+from kgcite.text.lexicon import QUESTION_WORDS, STOP, cue_positions, name_stems, question_phrases, stem, stems
 from kgcite.text.values import normalize
 
 #: Question words for kinds of value, and the relation words that mark those kinds.
@@ -48,23 +48,6 @@ _SUMMARY = re.compile(
     r"^\s*(?:tell\s+me\s+(?:about|more)|what\s+(?:do|does)\s+(?:you|the\s+graph)\s+know|describe\b|summari[sz]e\b)",
     re.IGNORECASE,
 )
-#: Question words that ask for a relation without naming it (question side of the lexicon).
-QUESTION_CUES: dict[str, tuple[str, ...]] = {
-    "father": ("parent", "parents", "dad"),
-    "mother": ("parent", "parents", "mom"),
-    "child": ("kids", "son", "sons", "daughter", "daughters", "children"),
-    "spouse": ("married", "wife", "husband"),
-    "date of birth": ("birthday", "when was born"),
-    "occupation": ("job", "do for a living", "profession"),
-    "alma mater": ("study", "studied", "school", "university", "college", "educated"),
-    "notable works": ("works", "wrote", "known for", "famous for", "books", "novels"),
-    "doctoral advisor": ("advisor", "adviser", "supervisor"),
-    "position played on team": ("what position",),
-    "astronaut mission": ("mission", "missions", "space mission"),
-    "cause of death": ("die of", "died of", "cause of death"),
-    "position played": ("what position",),
-    "member of sports team": ("which team", "what team", "which teams", "what teams"),
-}
 #: Words too general to ask for a relation on their own ("notable aspects of his life", "how did
 #: his family background influence"): they count only as part of a relation's full name.
 WEAK = frozenset(
@@ -153,37 +136,30 @@ SUMMARY_ORDER = (
 
 _WEAK_STEMS = frozenset(stem(w) for w in WEAK)
 #: Words that ask nothing by themselves: a part made only of these (and names) asks for a summary.
-_NOT_CONTENT = STOP | frozenset(
-    [
-        "who",
-        "whom",
-        "what",
-        "when",
-        "where",
-        "which",
-        "why",
-        "how",
-        "tell",
-        "me",
-        "about",
-        "describe",
-        "summarise",
-        "summarize",
-        "know",
-        "you",
-        "does",
-        "do",
-        "did",
-        "some",
-        "anything",
-        "something",
-        "more",
-        "please",
-        "give",
-        "can",
-        "could",
-        "would",
-    ]
+_NOT_CONTENT = (
+    STOP
+    | QUESTION_WORDS
+    | frozenset(
+        [
+            "tell",
+            "me",
+            "about",
+            "describe",
+            "summarise",
+            "summarize",
+            "know",
+            "you",
+            "some",
+            "anything",
+            "something",
+            "more",
+            "please",
+            "give",
+            "can",
+            "could",
+            "would",
+        ]
+    )
 )
 
 
@@ -247,9 +223,7 @@ class QuestionAnalyzer:
         self._names = {r: name_stems(r) for r in self.relations}
         self._cues = {
             r: frozenset(
-                c
-                for c in paraphrases(r) | {stems(q) for q in QUESTION_CUES.get(property_key(r), ())}
-                if c and not (len(c) == 1 and c[0] in _WEAK_STEMS)
+                c for c in {stems(q) for q in question_phrases(r)} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS)
             )
             for r in self.relations
         }

@@ -17,6 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.embed import CachedEmbedder, Embedder
+from kgcite.text.lexicon import QUESTION_WORDS, STOP
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -91,67 +92,9 @@ class BM25Scorer:
 
 # -- lexical overlap (word forms, not embeddings) -------------------------------------------
 
-STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "by",
-        "to",
-        "for",
-        "from",
-        "with",
-        "and",
-        "or",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "which",
-        "what",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "why",
-        "how",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "as",
-        "also",
-        "same",
-        "share",
-        "shared",
-        "together",
-        "their",
-        "his",
-        "her",
-        "they",
-        "he",
-        "she",
-        "film",
-        "films",
-        "movie",
-        "movies",
-    ]
-)
+#: Words that name no relation: the lexicon's function words, question words, pronouns, and the
+#: sharing words (``path_scorers.SHARING`` reads those as markers before this list is applied).
+STOP_WORDS = STOP | QUESTION_WORDS | frozenset(["same", "share", "shared", "together", "they", "he", "she"])
 #: Irregular forms a suffix rule cannot reach.
 _IRREGULAR = {
     "wrote": "write",

@@ -68,6 +68,10 @@ STOP = frozenset(
         "s",
     ]
 )
+#: Words that ask rather than name: never a relation word of a question.
+QUESTION_WORDS = frozenset(
+    ["what", "when", "where", "why", "how", "which", "who", "whom", "whose", "do", "does", "did"]
+)
 #: Words of property names that say nothing about the relation on their own.
 GENERIC = frozenset(["date", "place", "has", "number", "type", "main", "value", "name", "point", "time"])
 
@@ -98,8 +102,10 @@ def stem(word: str) -> str:
     """A crude stem: an inflection, then a derivation stripped; a final ``e`` and a doubled consonant dropped."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    if word.isdigit() or len(word) <= 4:
+    if word.isdigit():
         return word
+    if len(word) <= 4:  # "pass" as "passed" ends: one stem for both
+        return word[:-1] if len(word) == 4 and word[-1] == word[-2] and word[-1] not in "aeiou" else word
     word = _strip(_strip(word, _INFLECTIONS), _DERIVATIONS)
     if len(word) > 4 and word.endswith("e"):
         word = word[:-1]
@@ -171,6 +177,26 @@ LEXICON: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Question words that ask for a relation without naming it (the question side of the lexicon):
+#: "Who were X's kids?" asks ``child``. Read by the question analyser and the path scorer alike.
+QUESTION_CUES: dict[str, tuple[str, ...]] = {
+    "father": ("parent", "parents", "dad"),
+    "mother": ("parent", "parents", "mom"),
+    "child": ("kids", "son", "sons", "daughter", "daughters", "children"),
+    "spouse": ("married", "wife", "husband"),
+    "date of birth": ("birthday", "when was born"),
+    "occupation": ("job", "do for a living", "profession"),
+    "alma mater": ("study", "studied", "school", "university", "college", "educated"),
+    "notable works": ("works", "wrote", "known for", "famous for", "books", "novels"),
+    "doctoral advisor": ("advisor", "adviser", "supervisor"),
+    "position played on team": ("what position",),
+    "astronaut mission": ("mission", "missions", "space mission"),
+    "cause of death": ("die of", "died of", "cause of death"),
+    "position played": ("what position",),
+    "member of sports team": ("which team", "what team", "which teams", "what teams"),
+}
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """Cue phrases (as stem tuples) per canonical property; built once, extended per graph."""
@@ -203,6 +229,22 @@ class Lexicon:
 @cache
 def _default() -> Lexicon:
     return Lexicon().extended(LEXICON)
+
+
+#: Last words of a paraphrase that states its relation from the other side: "son of" and "born
+#: to" state a ``father`` in a sentence about the child, but in a question ("Who is the father
+#: of X?", "Who were X's sons?") the same words ask for X's ``father`` or X's ``child``.
+CONVERSE = ("of", "to")
+
+
+@cache
+def question_phrases(relation: str) -> tuple[str, ...]:
+    """The phrases a question may ask a relation with: the shipped paraphrases less their
+    converse forms, then the question cues ("kids" for ``child``). The one list the question
+    analyser and the path scorer read."""
+    key = property_key(relation)
+    said = [p for p in LEXICON.get(key, ()) if p.split()[-1] not in CONVERSE]
+    return tuple(dict.fromkeys([*said, *QUESTION_CUES.get(key, ())]))
 
 
 @cache

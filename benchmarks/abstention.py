@@ -1,0 +1,153 @@
+"""Abstention: does `kgcite ask` say `[NA]` for a relation an entity lacks, and cite the right
+relation for one it holds — never an unasked fact in place of a missing one?
+
+Questions are generated from the graphs: people of the shipped BioKaLMA graph (labels that name
+one entity only, evenly spaced), each asked about relations it holds and relations it lacks,
+in two phrasings per relation (written for this benchmark, below). Each is answered through the
+``Answerer`` door users take (``Runtime.generator("grounded").answer_many``) with the default
+path scorer, and — the baseline, same run — with path reasoning off (one-hop statements only).
+
+Scores: on questions about a missing relation, the share answered `[NA]` with no cited triple
+(anything cited there is a fact nobody asked for); on questions about a held relation, the
+share that cite a triple of that entity and relation; p50 ms per question.
+
+    python benchmarks/abstention.py [--people 60] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from kgcite.evaluate.records.report import format_table
+from kgcite.generate.pipeline import AttributedAnswer
+from kgcite.kg.embedded import biokalma_store
+from kgcite.kg.store import KGStore
+from kgcite.runtime import Runtime
+
+#: Two phrasings per relation, as people ask them (``{x}`` is the entity's label).
+PHRASINGS: dict[str, tuple[str, str]] = {
+    "spouse": ("Who was {x}'s spouse?", "Who did {x} marry?"),
+    "father": ("Who was {x}'s father?", "Who is the father of {x}?"),
+    "mother": ("Who was {x}'s mother?", "Who is the mother of {x}?"),
+    "child": ("Who were {x}'s children?", "Did {x} have any kids, and who were they?"),
+    "place of birth": ("Where was {x} born?", "What is the birthplace of {x}?"),
+    "date of birth": ("When was {x} born?", "What is {x}'s birthday?"),
+    "place of death": ("Where did {x} die?", "In which place did {x} pass away?"),
+    "date of death": ("When did {x} die?", "What year did {x} die?"),
+    "employer": ("Who did {x} work for?", "Who was {x}'s employer?"),
+    "alma mater": ("Where did {x} study?", "Which university did {x} attend?"),
+    "doctoral advisor": ("Who supervised {x}'s doctorate?", "Who was the doctoral advisor of {x}?"),
+    "occupation": ("What was {x}'s occupation?", "What did {x} do for a living?"),
+    "award received": ("What awards did {x} receive?", "Which prizes did {x} win?"),
+    "religion": ("What was {x}'s religion?", "Which faith did {x} follow?"),
+    "cause of death": ("What did {x} die of?", "What was the cause of death of {x}?"),
+    "place of burial": ("Where was {x} buried?", "Where is {x}'s grave?"),
+    "member of political party": ("Which political party was {x} a member of?", "What party did {x} belong to?"),
+    "notable works": ("What are {x}'s notable works?", "What is {x} known for writing or making?"),
+    "position held": ("What positions did {x} hold?", "Which office did {x} hold?"),
+    "native language": ("What was {x}'s native language?", "What was the mother tongue of {x}?"),
+}
+
+
+@dataclass(frozen=True)
+class Probe:
+    question: str
+    entity: str
+    relation: str
+    held: bool
+
+
+def people(store: KGStore, n: int) -> list[tuple[str, str]]:
+    """``n`` people (id, label) evenly spaced over those with a birth date whose label names one entity."""
+    ids = sorted({t.subject_id: t.subject_label for t in store.match(relation="date of birth", limit=20_000)}.items())
+    unique = [(i, label) for i, label in ids if len(store.entities_by_label(label, limit=2)) == 1]
+    step = max(1, len(unique) // max(1, n))
+    return unique[::step][:n]
+
+
+def probes(store: KGStore, n_people: int, per_person: int = 4) -> list[Probe]:
+    """For each person, up to ``per_person // 2`` held and as many missing relations, both phrasings."""
+    out: list[Probe] = []
+    for k, (pid, label) in enumerate(people(store, n_people)):
+        have = {t.relation for t in store.outgoing(pid)}
+        held = [r for r in PHRASINGS if r in have]
+        missing = [r for r in PHRASINGS if r not in have]
+        half = per_person // 2
+        # rotate so that every relation is asked of someone
+        for group, is_held in ((held, True), (missing, False)):
+            chosen = [group[(k + j) % len(group)] for j in range(min(half, len(group)))] if group else []
+            for r in dict.fromkeys(chosen):
+                for phrasing in PHRASINGS[r]:
+                    out.append(Probe(phrasing.format(x=label), pid, r, is_held))
+    return out
+
+
+def outcome(probe: Probe, answer: AttributedAnswer) -> bool:
+    cited = [t.key for s in answer.sentences for t in s.cited_triples() if t.key is not None]
+    if probe.held:
+        return any(k[0] == probe.entity and k[1] == probe.relation for k in cited)
+    return not cited and any(s.na for s in answer.sentences)
+
+
+def score(runtime: Runtime, items: list[Probe]) -> tuple[dict[str, Any], list[tuple[Probe, str]]]:
+    generator = runtime.generator("grounded")
+    results, times = [], []
+    for probe in items:
+        t0 = time.perf_counter()
+        answer = generator.answer(probe.question)
+        times.append((time.perf_counter() - t0) * 1000)
+        results.append((probe, answer, outcome(probe, answer)))
+    missing = [ok for p, _, ok in results if not p.held]
+    held = [ok for p, _, ok in results if p.held]
+    failures = [(p, a.answer) for p, a, ok in results if not ok]
+    return {
+        "missing": len(missing),
+        "na": sum(missing) / max(1, len(missing)),
+        "held": len(held),
+        "cited": sum(held) / max(1, len(held)),
+        "p50": statistics.median(times) if times else 0.0,
+    }, failures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--people", type=int, default=60, help="people of BioKaLMA to ask about (default 60)")
+    parser.add_argument("--quick", action="store_true", help="8 people, for the test suite")
+    parser.add_argument("--show", type=int, default=10, help="failures to print (default 10)")
+    args = parser.parse_args()
+    store = biokalma_store()[0]
+    items = probes(store, 8 if args.quick else args.people)
+    rows, shown = [], []
+    for name, spec in (("ask (default)", None), ("one-hop statements only (baseline)", "off")):
+        runtime = Runtime(store=store, cache=None, path_scorer=spec)
+        m, failures = score(runtime, items)
+        rows.append(
+            (
+                name,
+                m["missing"],
+                f"{m['na']:.3f}",
+                m["held"],
+                f"{m['cited']:.3f}",
+                f"{m['p50']:.1f}",
+            )
+        )
+        if spec is None:
+            shown = failures
+    print(
+        format_table(
+            ("system", "missing", "[NA] on missing", "held", "right relation cited", "p50 ms"),
+            rows,
+        )
+    )
+    print("\ntargets: [NA] on missing >= 0.95, right relation cited on held >= 0.95")
+    for probe, text in shown[: args.show]:
+        kind = "held" if probe.held else "missing"
+        print(f"  miss ({kind} {probe.relation}): {probe.question} -> {text}")
+
+
+if __name__ == "__main__":
+    main()
