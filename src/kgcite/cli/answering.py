@@ -178,10 +178,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return cmd_ask_quotes(args, runtime)
     _note_unused_model(args)
     generator = runtime.generator(args.mode)
-    if args.topic and isinstance(generator, GroundedGenerator) and generator.paths is not None:
-        result = generator.answer_topics([args.question], [args.topic])[0]
-    else:
-        result = generator.answer_many([args.question])[0]
+    try:
+        result = generator.answer_many([args.question], [args.topic] if args.topic else None)[0]
+    except ValueError as exc:  # a --topic the graph does not hold
+        if not args.topic:
+            raise
+        raise InputError("--topic", None, None, str(exc)) from exc
     if isinstance(result, LLMError):
         raise result
     if args.json:

@@ -38,10 +38,14 @@ class Answer(Protocol):
 
 @runtime_checkable
 class Answerer(Protocol):
-    def answer(self, question: str) -> Answer:
-        """One question; a model failure raises."""
+    def answer(self, question: str, topics: Sequence[str] | None = None) -> Answer:
+        """One question (``topics``: its topic entities, ids or labels, in place of linking); a
+        model failure raises."""
         ...
 
-    def answer_many(self, questions: Sequence[str]) -> Sequence[Answer | ModelError]:
-        """Several questions in one batch (models see them together); failures in place."""
+    def answer_many(
+        self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None
+    ) -> Sequence[Answer | ModelError]:
+        """Several questions in one batch (models see them together), each with its optional
+        topics; failures in place."""
         ...

@@ -315,6 +315,9 @@ class QuoteAnswerer:
         answer = self.composer.compose(question, evidence_quotes(triples, docs, max_triples=self.max_triples))
         return replace(answer, timings={**timings, **answer.timings})
 
-    def answer_many(self, questions: Sequence[str]) -> list[QuotedAnswer | ModelError]:
+    def answer_many(
+        self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None
+    ) -> list[QuotedAnswer | ModelError]:
         """One answer per question; a model that fails on one is that question's error, not the batch's."""
-        return each_or_error(self.answer, questions, ModelError)
+        given = list(topics) if topics is not None else [None] * len(questions)
+        return each_or_error(lambda qt: self.answer(*qt), list(zip(questions, given, strict=True)), ModelError)

@@ -13,6 +13,7 @@ import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -139,6 +140,20 @@ def walks_asked(chain: Sequence[Step], analysis: QuestionAnalysis | None) -> boo
     return any(property_key(s.relation) in asked for s in chain)
 
 
+def stated_values(sentences: Sequence[Sentence], graph: Subgraph, topics: AbstractSet[str]) -> tuple[str, ...]:
+    """The answer labels a statement answer gives: the far end of each cited triple from a topic
+    (its value, or its subject when the topic is the value), each once, in citation order."""
+    out: dict[str, None] = {}
+    by_key = {t.key: t for t in graph.triples}
+    for s in sentences:
+        for cited in s.cited_triples():
+            if cited.key is None or (key := graph.find(cited.key)) is None or (triple := by_key.get(key)) is None:
+                continue
+            near = triple.object_id in topics and triple.subject_id not in topics
+            out[triple.subject_label if near else triple.object_value] = None
+    return tuple(out)
+
+
 NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
 
 
@@ -162,14 +177,18 @@ class Generator(ABC):
     def model_name(self) -> str:
         return self.llm.name if self.llm is not None else "template"
 
-    def answer(self, question: str) -> AttributedAnswer:
-        result = self.answer_many([question])[0]
+    def answer(self, question: str, topics: Sequence[str] | None = None) -> AttributedAnswer:
+        result = self.answer_many([question], [topics] if topics else None)[0]
         if isinstance(result, LLMError):
             raise result
         return result
 
-    def answer_many(self, questions: Sequence[str]) -> list[AttributedAnswer | LLMError]:
-        return self.generate(self.retriever.retrieve_many(questions))
+    def answer_many(
+        self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None
+    ) -> list[AttributedAnswer | LLMError]:
+        """``topics[i]``: the topic entities of question ``i`` (ids or labels), in place of linking;
+        the rest of the pipeline is the same with or without them."""
+        return self.generate(self.retriever.retrieve_many(questions, topics))
 
     @abstractmethod
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]: ...
@@ -385,6 +404,8 @@ class GroundedGenerator(Generator):
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked])
         if result.best is None or not result.answers or not walks_asked(result.best.chain, retrieval.analysis):
             return None
+        if not result.named and not any(not s.na for s in plan.sentences):
+            return None  # the statements say [NA] and no word of the question names the path: a guess
         if len(result.best.chain) > 1 or not any(not s.na for s in plan.sentences):
             return result
         return None
@@ -458,6 +479,7 @@ class GroundedGenerator(Generator):
                     timings=timings,
                     absent=plan.absent,
                     asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
+                    predicted=stated_values(sentences, retrieval.graph, {le.entity.id for le in retrieval.linked}),
                 )
             )
         return out

@@ -262,6 +262,11 @@ class ZeroShotPathScorer:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
 
+    def names(self, question: str, chain: Chain) -> bool:
+        """Whether a word of the question names a relation the chain walks (not only its likeness)."""
+        asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
+        return matched_hops(chain, asked) > 0
+
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> float:
         """The lexical part of a chain's score. A question that names relations of the graph
         must have every one of them walked: a chain that leaves one out is no answer (it scores

@@ -79,6 +79,14 @@ class KnowsComplete(Protocol):
     def complete(self, question: str, chain: Chain) -> bool: ...
 
 
+@runtime_checkable
+class KnowsNamed(Protocol):
+    """A scorer that can tell whether the question's words name a relation of a chain, as
+    opposed to the chain merely being the nearest likeness of the question."""
+
+    def names(self, question: str, chain: Chain) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class PathAnswer:
     """One answer entity and the triples from a topic entity to it, in walking order."""
@@ -129,6 +137,7 @@ class PathResult:
     truncated: bool = False  # a hub was cut: the answers may be incomplete
     constraints: tuple[str, ...] = ()  # labels of topic entities used as constraints
     stats: dict[str, int] = field(default_factory=dict)
+    named: bool = True  # a word of the question names a relation of the best chain (False: likeness alone)
 
     @property
     def answered(self) -> bool:
@@ -344,6 +353,7 @@ class PathReasoner:
             truncated=truncated,
             constraints=tuple(used),
             stats=stats,
+            named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
         )
 
     # -- the walk -------------------------------------------------------------------------------

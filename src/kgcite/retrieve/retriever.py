@@ -45,10 +45,25 @@ class KGRetriever:
             self._analyzer = QuestionAnalyzer(self.store.relations())
         return self._analyzer
 
-    def retrieve_many(self, questions: Sequence[str]) -> list[Retrieval]:
+    def retrieve_many(
+        self, questions: Sequence[str], topics: Sequence[Sequence[str | Entity] | None] | None = None
+    ) -> list[Retrieval]:
+        """One retrieval per question. ``topics[i]`` (ids or labels) replaces linking for question
+        ``i``; everything after it (the question reading, the one-hop graphs) is the same, so a
+        question asked with the topic linking would find gets the same answer."""
+        given = list(topics) if topics is not None else [None] * len(questions)
+        if len(given) != len(questions):
+            raise ValueError(f"{len(questions)} questions but {len(given)} topic lists")
         t0 = time.perf_counter()
         asked = [self.analyzer.analyse(q) for q in questions]
-        links = self.linker.link_many(questions, [a.relations for a in asked])
+        todo = [i for i, t in enumerate(given) if not t]
+        found = self.linker.link_many([questions[i] for i in todo], [asked[i].relations for i in todo]) if todo else []
+        links: list[list[LinkedEntity]] = [
+            [LinkedEntity(e, e.label, "TOPIC", 0) for e in find_topics(self.store, q, t)] if t else []
+            for q, t in zip(questions, given, strict=True)
+        ]
+        for i, linked in zip(todo, found, strict=True):
+            links[i] = list(linked)
         link_s = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
         for question, linked in zip(questions, links, strict=True):
@@ -68,12 +83,5 @@ class KGRetriever:
         return self.retrieve_many([question])[0]
 
     def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> Retrieval:
-        """:class:`~kgcite.retrieve.base.GraphRetriever`'s call: with ``topics``, their one-hop graphs
-        (no linking); without, :meth:`retrieve`."""
-        if not topics:
-            return self.retrieve(question)
-        t0 = time.perf_counter()
-        entities = find_topics(self.store, question, topics)
-        graph = Subgraph.merge([self.store.one_hop(e.id) for e in entities])
-        linked = tuple(LinkedEntity(e, e.label, "TOPIC", 0) for e in entities)
-        return Retrieval(question, linked, graph, {"retrieve": time.perf_counter() - t0})
+        """:class:`~kgcite.retrieve.base.GraphRetriever`'s call: :meth:`retrieve_many` for one question."""
+        return self.retrieve_many([question], [topics] if topics else None)[0]
