@@ -14,6 +14,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
+        ("abstention.py", ["[NA] on missing", "ask (default)", "one-hop statements only (baseline)"]),
         ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
         ("ask_latency.py", ["grounded --rewrite (SmolLM2)", "grounded, template (default ask)"]),
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.evaluate.metrics.test_citation import FIGURE_2, K, M
+from tests.helpers import kgcite, kgcite_cmd
 
 KEYS = {
     "n_answers",
@@ -26,23 +25,6 @@ KEYS = {
     "n_skipped",
     "n_no_graph",
 }
-
-
-def kgcite_cmd() -> list[str]:
-    exe = shutil.which("kgcite")
-    return [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
-
-
-def kgcite(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*kgcite_cmd(), *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-    )
 
 
 def figure_2_record(id_: str = "fig2") -> dict[str, object]:

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 DOCS = Path(__file__).parent / "retrieve" / "data" / "docs"
 

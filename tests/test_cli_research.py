@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kgcite.experiments import items_with_minimum, remove_knowledge, replace_graphs
 from kgcite.kg.loaders import shipped_data
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 SAMPLES = shipped_data("samples", "biokalma_sample_answers.jsonl")
 MINIMUM_SETS = shipped_data("samples", "minimum_sets.jsonl")

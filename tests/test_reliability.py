@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from kgcite.jsonl import appending
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 RUN = ("run", "--dataset", "biokalma:specific", "--no-cache")
 

@@ -17,7 +17,7 @@ from kgcite.kg import InputError
 from kgcite.kg.loaders import read_tsv, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.train.nli_data import metaqa_template
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 
 @pytest.fixture(scope="module")

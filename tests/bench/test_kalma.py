@@ -17,7 +17,7 @@ from kgcite.kg import EmbeddedStore
 from kgcite.kg.model import Subgraph, Triple
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.text.values import states_value
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 
 def test_three_sentence_templates() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgcite.server.launch import served
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 EVIL_LABEL = "Lord <script>alert(1)</script> Byron"
 EVIL_VALUE = '<img src=x onerror="window.__xss=1">'

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.helpers import kgcite
 from tests.server.conftest import EVIL_LABEL
-from tests.test_cli import kgcite
 
 
 def test_health_and_openapi(evil_server: str) -> None:

@@ -67,7 +67,7 @@ def test_train_paths_on_a_users_graph_then_answer_with_it(tmp_path: Path) -> Non
     is then the scorer of ``kgcite ask``."""
     import json
 
-    from tests.test_cli import kgcite
+    from tests.helpers import kgcite
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)

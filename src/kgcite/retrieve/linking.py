@@ -28,6 +28,7 @@ TYPE_FILTER: dict[str, frozenset[str]] = {
 #: NER labels that are never worth linking (numbers, dates...).
 SKIP_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
+_ARTICLES = frozenset({"the", "a", "an"})
 _NAME_RELATIONS = frozenset({"name", "given name", "surname", "family name", "instance of", "sex or gender"})
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
@@ -172,7 +173,25 @@ class EntityLinker:
                 (clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1
             ]
             out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
-        return [(t, label) for t, label in dict.fromkeys(out) if t]
+        widened = [(self._widest(question, t), label) for t, label in out if t]
+        return [(t, label) for t, label in dict.fromkeys(widened) if t]
+
+    def _widest(self, question: str, text: str) -> str:
+        """The longest span of the question around a mention that is a label: NER and the
+        capitalised runs cut "the Vellmoor and Tarn Railway" into "Vellmoor" and "Tarn Railway",
+        and the town must not win over the railway whose label holds it."""
+        words, inner = _words(question), [label_key(w) for w in text.split()]
+        keys, n = [label_key(w) for w in words], len(inner)
+        starts = [i for i in range(len(words) - n + 1) if keys[i : i + n] == inner]
+        for size in range(min(self.max_ngram, len(words)), n, -1):
+            for i in starts:
+                for a in range(max(0, i + n - size), min(i, len(words) - size) + 1):
+                    span = words[a : a + size]
+                    if label_key(span[0]) in _STOP - _ARTICLES or label_key(span[-1]) in _STOP:
+                        continue
+                    if self._by_label(" ".join(span)):
+                        return " ".join(span)
+        return text
 
     def _ngrams(self, question: str, found: list[str]) -> list[str]:
         """Word n-grams (longest first) that name an entity case-insensitively and are not inside a
@@ -250,8 +269,14 @@ class EntityLinker:
         return list(chosen.values())
 
     def _by_label(self, text: str) -> list[Entity]:
-        """Exact (case-insensitive) label matches, ``_``/``-`` read as spaces and spaces as ``_``."""
-        for variant in dict.fromkeys((text, _spaced(text), _spaced(text).replace(" ", "_"))):
+        """Exact (case-insensitive) label matches, ``_``/``-`` read as spaces and spaces as ``_``;
+        a leading article is optional on either side ("the Tarn Flyer" names "The Tarn Flyer",
+        "the Vellmoor and Tarn Railway" names "Vellmoor and Tarn Railway")."""
+        first, _, rest = text.partition(" ")
+        bare = rest if rest and first.lower() in _ARTICLES else text
+        forms = (text, bare, f"the {bare}")
+        variants = [v for f in forms for v in (f, _spaced(f), _spaced(f).replace(" ", "_"))]
+        for variant in dict.fromkeys(variants):
             if found := self.store.entities_by_label(variant, limit=self.max_candidates):
                 return found
         return []

@@ -17,7 +17,7 @@ from kgcite.models.evaluator import AttributionItem
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.nli import OnnxNLI
 from kgcite.train.nli_data import metaqa_template
-from tests.test_cli import kgcite
+from tests.helpers import kgcite
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,27 @@
+"""Helpers the test modules share (test modules import from here, not from each other)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+
+def kgcite_cmd() -> list[str]:
+    """The installed `kgcite` command, as a user runs it (the module where it is not on PATH)."""
+    exe = shutil.which("kgcite")
+    return [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
+
+
+def kgcite(*args: str, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    """`kgcite ARGS` in a subprocess with no standard input, as CI runs it."""
+    return subprocess.run(
+        [*kgcite_cmd(), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
