@@ -173,8 +173,8 @@ class EntityLinker:
                 (clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1
             ]
             out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
-        widened = [(self._widest(question, t), label) for t, label in out if t]
-        return [(t, label) for t, label in dict.fromkeys(widened) if t]
+        widened = [(self._widest(question, t), label) for t, label in dict.fromkeys(out) if t]
+        return list(dict.fromkeys(widened))
 
     def _widest(self, question: str, text: str) -> str:
         """The longest span of the question around a mention that is a label: NER and the
@@ -182,7 +182,8 @@ class EntityLinker:
         and the town must not win over the railway whose label holds it."""
         words, inner = _words(question), [label_key(w) for w in text.split()]
         keys, n = [label_key(w) for w in words], len(inner)
-        starts = [i for i in range(len(words) - n + 1) if keys[i : i + n] == inner]
+        # the first occurrence only: a long question repeating a name must not multiply look-ups
+        starts = next(([i] for i in range(len(words) - n + 1) if keys[i : i + n] == inner), [])
         for size in range(min(self.max_ngram, len(words)), n, -1):
             for i in starts:
                 for a in range(max(0, i + n - size), min(i, len(words) - size) + 1):
