@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kgcite.retrieve.path_scorers import (
     ZeroShotPathScorer,
     mention_f1,
@@ -106,3 +108,18 @@ def test_every_named_relation_walked_and_no_unasked_one() -> None:
     assert (
         films.scores("what languages are the films starred by X actors in", [back])[0] > films.threshold
     )  # there and back is named
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Who was X's spouse?", {"spouse"}),  # the possessive 's' names no "topic's main category"
+        ("Who were X's children?", {"child"}),  # "son of" states a mother; the question asks for children
+        ("Who is the father of X?", {"father"}),
+        ("Who did X marry?", {"spouse"}),
+    ],
+)
+def test_question_words_name_the_asked_relation_only(question: str, asked: set[str]) -> None:
+    vocabulary = ["spouse", "child", "father", "mother", "topic's main category", "occupation"]
+    found = {r for m in relation_mentions(question, vocabulary) for r in m.relations}
+    assert found == asked
