@@ -29,6 +29,10 @@ class UsageError(KgciteError, ValueError):
     """Options that do not fit together, or a required one missing."""
 
 
+class TopicError(UsageError):
+    """A topic entity given by id or label that the graph does not hold."""
+
+
 class ModelError(KgciteError, RuntimeError):
     """A model could not be loaded or run (ONNX export, spaCy package, LLM backend)."""
 

@@ -24,6 +24,7 @@ from kgcite.cli.common import (
     unit_option,
 )
 from kgcite.cli.quotes import add_quote_options
+from kgcite.errors import TopicError
 from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
@@ -180,9 +181,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     generator = runtime.generator(args.mode)
     try:
         result = generator.answer_many([args.question], [args.topic] if args.topic else None)[0]
-    except ValueError as exc:  # a --topic the graph does not hold
-        if not args.topic:
-            raise
+    except TopicError as exc:
         raise InputError("--topic", None, None, str(exc)) from exc
     if isinstance(result, LLMError):
         raise result

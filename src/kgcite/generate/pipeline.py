@@ -395,8 +395,10 @@ class GroundedGenerator(Generator):
 
     def _route(self, retrieval: Retrieval, plan: Statements) -> PathResult | None:
         """A path answer replaces the one-hop statements of a one-part question when its chain is
-        longer than one hop, or when the statements found nothing asked and a one-hop chain did.
-        Two-part questions ("When was X born and who is her husband?") keep the statements."""
+        longer than one hop, or when the statements found nothing asked and a one-hop chain did;
+        either way only a chain that walks an asked relation (:func:`walks_asked`), and in place
+        of an ``[NA]`` only one a question word names. Two-part questions ("When was X born and
+        who is her husband?") keep the statements."""
         if self.paths is None or not retrieval.linked:
             return None
         if retrieval.analysis is not None and len(retrieval.analysis.parts) > 1:
@@ -404,11 +406,10 @@ class GroundedGenerator(Generator):
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked])
         if result.best is None or not result.answers or not walks_asked(result.best.chain, retrieval.analysis):
             return None
-        if not result.named and not any(not s.na for s in plan.sentences):
-            return None  # the statements say [NA] and no word of the question names the path: a guess
-        if len(result.best.chain) > 1 or not any(not s.na for s in plan.sentences):
-            return result
-        return None
+        if any(not s.na for s in plan.sentences):
+            return result if len(result.best.chain) > 1 else None
+        # the statements say [NA]: only a path a word of the question names may answer, not a guess
+        return result if result.named else None
 
     def statements(self, retrieval: Retrieval) -> Statements:
         analysis = retrieval.analysis or self.retriever.analyzer.analyse(

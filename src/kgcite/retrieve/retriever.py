@@ -57,13 +57,14 @@ class KGRetriever:
         t0 = time.perf_counter()
         asked = [self.analyzer.analyse(q) for q in questions]
         todo = [i for i, t in enumerate(given) if not t]
-        found = self.linker.link_many([questions[i] for i in todo], [asked[i].relations for i in todo]) if todo else []
-        links: list[list[LinkedEntity]] = [
-            [LinkedEntity(e, e.label, "TOPIC", 0) for e in find_topics(self.store, q, t)] if t else []
+        # no linking (nor the NER model it loads) for questions whose topics are given
+        found = iter(
+            self.linker.link_many([questions[i] for i in todo], [asked[i].relations for i in todo]) if todo else []
+        )
+        links = [
+            [LinkedEntity(e, e.label, "TOPIC", 0) for e in find_topics(self.store, q, t)] if t else next(found)
             for q, t in zip(questions, given, strict=True)
         ]
-        for i, linked in zip(todo, found, strict=True):
-            links[i] = list(linked)
         link_s = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
         for question, linked in zip(questions, links, strict=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kgcite.errors import TopicError
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker
@@ -23,14 +24,14 @@ def bracketed_topics(question: str) -> list[str]:
 
 
 def resolve_topic(store: KGStore, topic: str) -> Entity:
-    """An entity by id, else by label (case-insensitive); ValueError naming it if absent."""
+    """An entity by id, else by label (case-insensitive); :class:`TopicError` naming it if absent."""
     found = store.entity(topic)
     if found is None:
         by_label = store.entities_by_label(topic, limit=5)
         exact = [e for e in by_label if e.label == topic]
         found = (exact or by_label)[0] if by_label else None
     if found is None:
-        raise ValueError(f"topic entity {topic!r} is not in the graph (looked up as id and as label)")
+        raise TopicError(f"topic entity {topic!r} is not in the graph (looked up as id and as label)")
     return found
 
 
