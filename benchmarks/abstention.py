@@ -118,11 +118,17 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=60, help="people of BioKaLMA to ask about (default 60)")
     parser.add_argument("--quick", action="store_true", help="8 people, for the test suite")
     parser.add_argument("--show", type=int, default=10, help="failures to print (default 10)")
+    parser.add_argument(
+        "--path-scorer", metavar="SPEC", help="also run ask with this path scorer (zero-shot, or an export folder)"
+    )
     args = parser.parse_args()
     store = biokalma_store()[0]
     items = probes(store, 8 if args.quick else args.people)
     rows, shown = [], []
-    for name, spec in (("ask (default)", None), ("one-hop statements only (baseline)", "off")):
+    systems = [("ask (default)", None)]
+    if args.path_scorer:
+        systems.append((f"ask --path-scorer {args.path_scorer}", args.path_scorer))
+    for name, spec in [*systems, ("one-hop statements only (baseline)", "off")]:
         runtime = Runtime(store=store, cache=None, path_scorer=spec)
         m, failures = score(runtime, items)
         rows.append(

@@ -25,7 +25,7 @@ from kgcite.models.llm import LLM
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
-from kgcite.models.rerank import OnnxReranker, Reranker, load_reranker
+from kgcite.models.rerank import Reranker, load_reranker
 from kgcite.retrieve.documents import (
     DocumentCache,
     DocumentRetriever,
@@ -37,7 +37,12 @@ from kgcite.retrieve.documents import (
 )
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
-from kgcite.retrieve.path_scorers import CrossEncoderPathScorer, ZeroShotPathScorer, graph_examples
+from kgcite.retrieve.path_scorers import (
+    GROUNDING_FILE,
+    ZeroShotPathScorer,
+    graph_examples,
+    grounding_scorer,
+)
 from kgcite.retrieve.paths import PathReasoner
 from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.retriever import KGRetriever
@@ -124,9 +129,9 @@ class Runtime:
 
     @cached_property
     def paths(self) -> PathReasoner | None:
-        """Relation-path reasoning: the zero-shot scorer prunes the beam and decides (the default);
-        with ``path_scorer`` naming a ``kgcite train paths`` export, that cross-encoder re-ranks
-        the chains the beam walked."""
+        """Relation-path reasoning: the zero-shot scorer (the default), or with ``path_scorer``
+        naming a ``kgcite train paths`` export, that bi-encoder scores the beam's chains (the
+        zero-shot reading still tells whether a question word names the chain)."""
         spec = self.path_scorer
         if spec == "off":
             return None
@@ -136,16 +141,12 @@ class Runtime:
         if spec in (None, "", "zero-shot"):
             return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker)
         model = Path(spec)
-        if not (model / "model.onnx").exists():
+        if not (model / "model.onnx").exists() or not (model / GROUNDING_FILE).exists():
             raise ModelError(
-                f"{model}: no model.onnx (--path-scorer is zero-shot, off, or a `kgcite train paths` export folder)"
+                f"{model}: no model.onnx and {GROUNDING_FILE} (--path-scorer is zero-shot, off, or a "
+                "`kgcite train paths` export folder)"
             )
-        return PathReasoner(
-            self.kg,
-            zero_shot,
-            reranker=CrossEncoderPathScorer(OnnxReranker(model).load()),
-            linker=self.retriever.linker,
-        )
+        return PathReasoner(self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker)
 
     @cached_property
     def tog_e(self) -> ToGE:

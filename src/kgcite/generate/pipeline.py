@@ -140,18 +140,22 @@ def walks_asked(chain: Sequence[Step], analysis: QuestionAnalysis | None) -> boo
     return any(property_key(s.relation) in asked for s in chain)
 
 
-def stated_values(sentences: Sequence[Sentence], graph: Subgraph, topics: AbstractSet[str]) -> tuple[str, ...]:
-    """The answer labels a statement answer gives: the far end of each cited triple from a topic
-    (its value, or its subject when the topic is the value), each once, in citation order."""
-    out: dict[str, None] = {}
+def stated_values(
+    sentences: Sequence[Sentence], graph: Subgraph, topics: AbstractSet[str]
+) -> dict[str, list[list[str]]]:
+    """The answers a statement answer gives, each with the triple that states it: the far end of
+    each cited triple from a topic (its value, or its subject when the topic is the value), each
+    once, in citation order. The same shape as a path answer's ``answer_paths`` (a one-hop path)."""
+    out: dict[str, list[list[str]]] = {}
     by_key = {t.key: t for t in graph.triples}
     for s in sentences:
         for cited in s.cited_triples():
             if cited.key is None or (key := graph.find(cited.key)) is None or (triple := by_key.get(key)) is None:
                 continue
             near = triple.object_id in topics and triple.subject_id not in topics
-            out[triple.subject_label if near else triple.object_value] = None
-    return tuple(out)
+            label = triple.subject_label if near else triple.object_value
+            out.setdefault(label, [[triple.subject_label, triple.relation, triple.object_value]])
+    return out
 
 
 NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
@@ -187,8 +191,15 @@ class Generator(ABC):
         self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None
     ) -> list[AttributedAnswer | LLMError]:
         """``topics[i]``: the topic entities of question ``i`` (ids or labels), in place of linking;
-        the rest of the pipeline is the same with or without them."""
-        return self.generate(self.retriever.retrieve_many(questions, topics))
+        the rest of the pipeline is the same with or without them. ``timings["total"]`` is the
+        batch's time shared evenly."""
+        t0 = time.perf_counter()
+        out = self.generate(self.retriever.retrieve_many(questions, topics))
+        each = (time.perf_counter() - t0) / max(1, len(questions))
+        for answer in out:
+            if isinstance(answer, AttributedAnswer):
+                answer.timings["total"] = each
+        return out
 
     @abstractmethod
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]: ...
@@ -459,6 +470,7 @@ class GroundedGenerator(Generator):
                     rewritten += tuple(s for s in plan.sentences if s.na)
                 notes.append(problem or ("" if rewritten else "rewrite rejected: template text kept"))
             sentences, verify_notes = self.verify(rewritten or template, retrieval.graph)
+            stated = stated_values(sentences, retrieval.graph, {le.entity.id for le in retrieval.linked})
             timings = {
                 **retrieval.timings,
                 "select": select_s,
@@ -480,7 +492,8 @@ class GroundedGenerator(Generator):
                     timings=timings,
                     absent=plan.absent,
                     asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
-                    predicted=stated_values(sentences, retrieval.graph, {le.entity.id for le in retrieval.linked}),
+                    predicted=tuple(stated),
+                    answer_paths=stated,
                 )
             )
         return out

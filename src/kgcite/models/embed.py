@@ -35,16 +35,22 @@ def _tokenizer_path() -> Path:
 
 class OnnxMiniLM:
     def __init__(
-        self, model_path: str | Path | None = None, *, threads: int = 2, max_length: int = 256, batch_size: int = 64
+        self,
+        model_path: str | Path | None = None,
+        *,
+        threads: int = 2,
+        max_length: int = 256,
+        batch_size: int = 64,
+        label: str = "all-MiniLM-L6-v2-int8-onnx",
     ) -> None:
         self.model_path = Path(model_path) if model_path else None
-        self.threads, self.max_length, self.batch_size = threads, max_length, batch_size
+        self.threads, self.max_length, self.batch_size, self.label = threads, max_length, batch_size, label
         self._session: Any = None
         self._tokenizer: Any = None
 
     @property
     def name(self) -> str:
-        return "all-MiniLM-L6-v2-int8-onnx"
+        return self.label
 
     def load(self) -> OnnxMiniLM:
         if self._session is None:

@@ -4,24 +4,26 @@
   question names (word forms of the relations' own names, as ToG-E's hybrid scorer does) and
   compares that bag with the chain's (F1), plus MiniLM cosine for questions that name a relation
   in other words. Cheap: every chain text's vector is cached, the question is embedded once.
-- :class:`CrossEncoderPathScorer` is a trained pair classifier (``kgcite train paths``) that
-  reads ``question [SEP] chain`` and gives P(this chain answers the question).
+- :class:`GroundingPathScorer` is a trained bi-encoder (``kgcite train paths``): cosine between
+  the masked question and the chain's description, learned across graphs; chain vectors are
+  cached, so a question costs one encoding.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from kgcite.kg.store import KGStore
-from kgcite.models.rerank import CachedReranker
-from kgcite.retrieve.paths import Chain, PathScorer, Step, chain_text
-from kgcite.retrieve.scoring import TextScorer, _same, content_stems, words
+from kgcite.retrieve.paths import Chain, Step, chain_text
+from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
 from kgcite.text.lexicon import property_label, question_phrases
 
 #: Words saying that the answer shares a value with the topic ("films that share directors
@@ -176,6 +178,14 @@ def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]
     return examples
 
 
+def chain_description(chain: Chain, examples: Callable[[Step], Sequence[str]] | None = None) -> str:
+    """A chain as a text model reads it: its steps' names and directions, with a few values its
+    last hop reaches when ``examples`` gives them ("has genre (e.g. Drama, Comedy)" is nearer
+    to "what kind of film is X" than the bare name)."""
+    shown = examples(chain[-1]) if examples is not None and chain else ()
+    return chain_text(chain) + (f" (e.g. {', '.join(shown)})" if shown else "")
+
+
 _TIME = re.compile(r"^\d{3,4}(?:-\d\d(?:-\d\d)?)?(?:T.*)?$")
 
 
@@ -295,47 +305,76 @@ class ZeroShotPathScorer:
         return bool(asked) and mention_f1(chain, asked) == 1.0
 
     def text(self, chain: Chain) -> str:
-        """The chain as the bi-encoder reads it: with a few values its last hop reaches in this
-        graph, when ``examples`` gives them ("has genre (e.g. Drama, Comedy)" is nearer to "what
-        kind of film is X" than the bare name)."""
-        shown = self.examples(chain[-1]) if self.examples is not None and chain else ()
-        return chain_text(chain) + (f" (e.g. {', '.join(shown)})" if shown else "")
+        """The chain as the bi-encoder reads it (:func:`chain_description`)."""
+        return chain_description(chain, self.examples)
 
 
-class CrossEncoderPathScorer:
-    """P(relevant) of ``(question, chain text)`` from a trained cross-encoder (cached by pair)."""
+class GroundingPathScorer:
+    """``cosine(question, chain description) - length_cost × hops`` from a trained bi-encoder.
 
-    def __init__(self, model: CachedReranker, *, threshold: float = 0.5) -> None:
-        self.model, self._threshold = model, threshold
+    ``reader`` (the zero-shot scorer) answers :meth:`names`: whether a question word names a
+    relation of the chain, which the answer pipeline asks before a path may replace an [NA]."""
+
+    def __init__(
+        self,
+        embedding: EmbeddingScorer,
+        examples: Callable[[Step], Sequence[str]] | None = None,
+        *,
+        threshold: float = 0.5,
+        length_cost: float = 0.0,
+        reader: ZeroShotPathScorer | None = None,
+        adapter: np.ndarray | None = None,
+        named_threshold: float | None = None,
+    ) -> None:
+        self.embedding, self.examples, self.reader = embedding, examples, reader
+        self.named_threshold = threshold if named_threshold is None else named_threshold
+        self._threshold, self.length_cost, self.adapter = threshold, length_cost, adapter
 
     @property
     def name(self) -> str:
-        return self.model.name
+        return f"grounding({self.embedding.name})"
 
     @property
     def threshold(self) -> float:
         return self._threshold
 
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
-        return np.array(self.model.score(question, [chain_text(c) for c in chains]), dtype=np.float32)
+        if not chains:
+            return np.zeros(0, dtype=np.float32)
+        texts = [chain_description(c, self.examples) for c in chains]
+        hops = np.array([len(c) for c in chains], dtype=np.float32)
+        q = self.embedding.vectors([question])[0]
+        if self.adapter is not None:  # a user's graph's few examples moved the questions
+            q = q @ self.adapter
+            q = q / max(float(np.linalg.norm(q)), 1e-12)
+        return (self.embedding.vectors(texts) @ q).astype(np.float32) - self.length_cost * hops
+
+    def names(self, question: str, chain: Chain) -> bool:
+        """A question word names a relation of the chain (the zero-shot reading), or the model
+        grounds it with confidence (its score clears ``named_threshold``): "what kind of film"
+        names ``has genre`` in no word of its name."""
+        if self.reader is not None and self.reader.names(question, chain):
+            return True
+        return bool(self.scores(question, [chain])[0] >= self.named_threshold)
 
 
-class SumPathScorer:
-    """``base + weight × model``: the trained model as evidence next to the zero-shot reading,
-    not alone. A cross-encoder trained where natural questions are mostly two hops learns the
-    length as well as the relations; the zero-shot mention count keeps the hop count honest
-    and its threshold decides ``[NA]``."""
+#: The settings file of a ``kgcite train paths`` bi-encoder export (threshold, length cost).
+GROUNDING_FILE = "grounding.json"
 
-    def __init__(self, base: PathScorer, model: PathScorer, weight: float = 1.0) -> None:
-        self.base, self.model, self.weight = base, model, weight
 
-    @property
-    def name(self) -> str:
-        return f"{self.base.name}+{self.weight}*{self.model.name}"
+def grounding_scorer(folder: Path, store: KGStore, reader: ZeroShotPathScorer | None = None) -> GroundingPathScorer:
+    """The bi-encoder exported to ``folder`` (``model.onnx``, ``grounding.json``), over ``store``."""
+    from kgcite.models.embed import OnnxMiniLM
 
-    @property
-    def threshold(self) -> float:
-        return self.base.threshold
-
-    def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
-        return self.base.scores(question, chains) + self.weight * self.model.scores(question, chains)
+    settings = json.loads((folder / GROUNDING_FILE).read_text(encoding="utf-8"))
+    encoder = OnnxMiniLM(folder / "model.onnx", max_length=int(settings.get("max_length", 48)), label=folder.name)
+    adapter = settings.get("adapter")
+    return GroundingPathScorer(
+        EmbeddingScorer(encoder),
+        graph_examples(store),
+        threshold=float(settings.get("threshold", 0.5)),
+        length_cost=float(settings.get("length_cost", 0.0)),
+        reader=reader,
+        adapter=np.load(folder / adapter) if adapter else None,
+        named_threshold=settings.get("named_threshold"),
+    )

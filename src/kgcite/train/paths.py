@@ -1,31 +1,21 @@
-"""``kgcite train paths``: the cross-encoder that scores a relation chain against a question.
+"""Questions over a graph with their gold relation chains, for ``kgcite train paths``.
 
 A question-answer pair names no path, so the gold chain is *recovered*: every chain of at most
 ``depth`` relations from the topic is walked, and the shortest whose end entities are exactly
-the answers is gold (a question none reproduces is skipped and counted). Negatives are other
-chains from the same topic, their prefixes and extensions of the gold one among them, except
-chains that reach the same answers (they are right too).
+the answers is gold (a question none reproduces is skipped and counted). Template questions
+generated from any graph know their chain.
 """
 
 from __future__ import annotations
 
-import json
-import platform
 import random
-import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, chain_text, doubles_back, mask_topics
-from kgcite.text.lexicon import property_label
-from kgcite.train.cross_encoder import ProgressPrinter, TrainConfig, export_onnx, train_cross_encoder
-from kgcite.train.nli_data import LabelledPair
-
-LABELS = ["irrelevant", "relevant"]
-PATHS_RECIPE = TrainConfig(epochs=1, max_length=64)  # the shipped model's
+from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, doubles_back
+from kgcite.text.lexicon import property_label, question_phrases
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,49 +66,6 @@ def gold_chain(chains: dict[Chain, frozenset[str]], answers: Iterable[str]) -> C
     return best[0] if len(best) == 1 else None
 
 
-def path_pairs(
-    store: KGStore,
-    items: Sequence[QAItem],
-    *,
-    depth: int = 2,
-    negatives: int = 4,
-    seed: int = 0,
-    source: str = "",
-    cap: int = 300,
-) -> tuple[list[LabelledPair], int]:
-    """Pairs ``(masked question, chain text)``; returns them and the number of items skipped
-    because no chain (or more than one) reproduces their answers. Chains are walked to ``depth``;
-    one step longer than gold is added as a negative without walking (walking every 3-hop chain
-    of a movie graph costs seconds a question)."""
-    vocabulary = [Step(r, inv) for r in store.relations() for inv in (False, True)]
-    rng = random.Random(seed)
-    walker = _Walker(store, cap)
-    pairs: list[LabelledPair] = []
-    skipped = 0
-    for it in items:
-        chains = walker.chains(it.topic.id, depth)
-        gold = it.chain or gold_chain(chains, it.answers)
-        if gold is None:
-            skipped += 1
-            continue
-        question = mask_topics(it.question, [it.topic])
-        pairs.append(LabelledPair(question, chain_text(gold), "relevant", source))
-        right = frozenset(a.lower() for a in it.answers)
-        wrong = [c for c, ends in chains.items() if ends != right and c != gold]
-        longer = [(*gold, rng.choice(vocabulary))] if len(gold) >= depth else []
-        swapped = [
-            tuple(rng.choice(vocabulary) if i == k else s for i, s in enumerate(gold))
-            for k in [rng.randrange(len(gold))]
-        ]
-        near = [c for c in wrong if c[: len(gold)] == gold or gold[: len(c)] == c] + longer
-        if len(gold) > depth:  # not walked: its prefixes and a one-step change stand for the near misses
-            near += [gold[:k] for k in range(1, len(gold))] + [c for c in swapped if c != gold]
-        rest = [c for c in wrong if c not in near]
-        picked = near[:2] + rng.sample(rest, min(len(rest), negatives - min(2, len(near))))
-        pairs += [LabelledPair(question, chain_text(c), "irrelevant", source) for c in picked]
-    return pairs, skipped
-
-
 # -- questions generated from any graph (BioKaLMA, a user's graph) ---------------------------------
 
 _ASK = ["What is {np}?", "Which are {np}?", "Name {np}.", "Tell me {np}.", "{np}: what is it?", "Who or what is {np}?"]
@@ -148,6 +95,9 @@ def describe(chain: Chain, topic: str, rng: random.Random, style: str = "train")
     while i < len(chain):
         step = chain[i]
         label = property_label(step.relation)
+        said = question_phrases(label) if style == "train" else ()
+        if said and rng.random() < 0.3:  # the words people use for it, not only its name
+            label = rng.choice(said)
         if i + 1 < len(chain) and chain[i + 1] == Step(step.relation, not step.inverse):
             np_ = rng.choice(shared).format(r=label, x=np_)
             i += 2
@@ -207,48 +157,6 @@ def generated_questions(
             yield QAItem(rng.choice(ask).format(np=describe(chain, e.label, rng, style)), e, tuple(answers), chain)
 
 
-# -- the shipped recipe --------------------------------------------------------------------------
-
-
-def shipped_training_pairs(
-    n_metaqa: int = 4000,
-    n_generated: int = 6000,
-    n_biokalma: int = 2000,
-    seed: int = 0,
-    graphs: Sequence[str] = ("metaqa", "biokalma"),
-) -> tuple[list[LabelledPair], dict[str, int]]:
-    """MetaQA's 2-hop *dev* questions (the shipped data has no train split; the test splits are
-    never read), template questions of 1–3 hops generated from the MetaQA graph and from
-    BioKaLMA's. ``graphs`` leaves one out (leave-one-graph-out runs). Returns the pairs and
-    counts per source."""
-    if "metaqa" not in graphs:
-        n_metaqa = n_generated = 0
-    if "biokalma" not in graphs:
-        n_biokalma = 0
-    from kgcite.bench.metaqa import read_questions
-    from kgcite.kg.embedded import EmbeddedStore, biokalma_store
-    from kgcite.kg.loaders import shipped_data
-
-    metaqa = EmbeddedStore()
-    metaqa.load(shipped_data("metaqa", "kb.txt"))
-    questions = read_questions(2, "dev")
-    random.Random(seed).shuffle(questions)
-    items = [QAItem(q.question, e, q.answers) for q in questions[:n_metaqa] if (e := metaqa.entity(q.topic))]
-    pairs, skipped = path_pairs(metaqa, items, seed=seed, source="metaqa-2hop-dev")
-    counts = {"metaqa_dev_questions": len(items), "metaqa_dev_skipped": skipped}
-    bio, _ = biokalma_store()
-    for name, store, n in (("metaqa_generated", metaqa, n_generated), ("biokalma_generated", bio, n_biokalma)):
-        if not n:
-            continue
-        entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
-        generated = list(generated_questions(store, entities, n=n, seed=seed))
-        got, skipped = path_pairs(store, generated, seed=seed, source=name)
-        pairs += got
-        counts[f"{name}_questions"], counts[f"{name}_skipped"] = len(generated), skipped
-    counts["pairs"] = len(pairs)
-    return pairs, counts
-
-
 def _entity_ids(store: KGStore, limit: int, seed: int) -> list[str]:
     """Up to ``limit`` entities of the graph (subjects and entity objects), sampled: where a
     question may start."""
@@ -256,30 +164,3 @@ def _entity_ids(store: KGStore, limit: int, seed: int) -> list[str]:
         {i for r in store.relations() for t in store.match(relation=r) for i in (t.subject_id, t.object_id) if i}
     )
     return random.Random(seed).sample(ids, min(limit, len(ids)))
-
-
-def train_paths(
-    out_dir: str | Path,
-    pairs: Sequence[LabelledPair],
-    counts: dict[str, int],
-    config: TrainConfig = PATHS_RECIPE,
-) -> Path:
-    """Train, export int8 ONNX to ``out_dir/onnx`` with ``train.json`` (data counts, config, time)."""
-    out = Path(out_dir)
-    t0 = time.perf_counter()
-    hf = train_cross_encoder(pairs, LABELS, out, config, progress=ProgressPrinter("train paths"))
-    onnx_dir = out / "onnx"
-    export_onnx(hf, onnx_dir, max_length=config.max_length)
-    (onnx_dir / "train.json").write_text(
-        json.dumps(
-            {
-                "data": counts,
-                "config": asdict(config),
-                "seconds": round(time.perf_counter() - t0),
-                "machine": platform.machine(),
-            },
-            indent=1,
-        )
-        + "\n"
-    )
-    return onnx_dir

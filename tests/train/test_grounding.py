@@ -1,0 +1,106 @@
+"""The relation-grounding bi-encoder: its examples, a smoke training run, its threshold, and
+adapting the shipped model to a user's graph through ``kgcite train paths --qa``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kgcite.kg import EmbeddedStore
+from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer
+from kgcite.retrieve.paths import Step
+from kgcite.train.calibrate import Probe, choose_threshold, curve
+from kgcite.train.grounding import GroundingConfig, StepMap, examples_for, export_encoder, train_grounding
+from kgcite.train.paths import QAItem
+from tests.conftest import BOOKS
+from tests.helpers import kgcite
+
+GOLD = (Step("written_by", True), Step("published_by"))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
+    path: Path = tmp_path_factory.mktemp("books") / "books.tsv"
+    path.write_text(BOOKS)
+    s = EmbeddedStore()
+    s.load(path)
+    return s
+
+
+def _item(store: EmbeddedStore) -> QAItem:
+    topic = store.entity("Ines Calder")
+    assert topic is not None
+    return QAItem("which publishers published the books written by [Ines Calder]", topic, ("Harbor Press",), GOLD)
+
+
+def test_negatives_are_chains_the_graph_offers_never_the_gold_one(store: EmbeddedStore) -> None:
+    wrong = StepMap(store).negatives("Ines Calder", GOLD, 5, random.Random(0))
+    assert wrong and GOLD not in wrong
+    assert GOLD[:1] in wrong  # one hop short
+    offered = {Step(r, inv) for r, inv, _ in store.relation_degrees("Ines Calder")}
+    assert all(c[0] in offered or c[0] == Step("written_by") for c in wrong)  # first hops the topic has (or reversed)
+
+
+def test_examples_mask_the_topic_and_describe_chains_with_values(store: EmbeddedStore) -> None:
+    [ex] = examples_for(store, [_item(store)], negatives=4, seed=0, source="books")
+    assert ex.question == "which publishers published the books written by X"
+    assert ex.positive.startswith("reverse of written by → published by (e.g. ")
+    assert ex.positive not in ex.negatives and ex.hops == 2
+
+
+def test_threshold_is_the_lowest_that_abstains_on_missing_relations() -> None:
+    probes = [Probe(0.9, True, True), Probe(0.8, True, True), Probe(0.6, True, False), Probe(0.7, False, False)]
+    probes += [Probe(0.3, False, False)] * 19
+    assert choose_threshold(probes, min_na=0.95) == 0.6  # [NA] on 19 of the 20 unanswerable
+    t = choose_threshold(probes, min_na=1.0)
+    assert t == 0.8
+    [row] = curve(probes, [t])
+    assert row["na_on_missing"] == 1.0 and row["coverage"] == pytest.approx(2 / 3) and row["precision"] == 1.0
+
+
+def test_a_short_training_run_exports_a_scorer_that_loads(store: EmbeddedStore, tmp_path: Path) -> None:
+    """Two steps of real training, the int8 export, and the scorer the CLI would build from it."""
+    examples = examples_for(store, [_item(store)] * 4, negatives=3, seed=0, source="books")
+    hf = train_grounding(examples, tmp_path / "run", GroundingConfig(batch_size=2, max_steps=2, save_every=1))
+    assert (tmp_path / "run" / "checkpoint.pt").exists()
+    out = tmp_path / "run" / "onnx"
+    export_encoder(hf, out)
+    assert json.loads((out / GROUNDING_FILE).read_text())["max_length"] == 48
+    scorer = grounding_scorer(out, store)
+    values = scorer.scores("which publishers published the books written by X", [GOLD, GOLD[:1]])
+    assert values.shape == (2,) and np.all(np.abs(values) <= 1.0 + 1e-5)
+
+
+def test_adapting_the_shipped_model_to_a_users_graph_then_asking(tmp_path: Path) -> None:
+    """``kgcite train paths --qa`` adapts the shipped model in seconds; ``ask --path-scorer``
+    answers with it, citing the path."""
+    kb = tmp_path / "books.tsv"
+    kb.write_text(BOOKS)
+    qa = tmp_path / "train.jsonl"
+    rows = [
+        {"question": "who wrote Salt Roads", "answers": ["Ines Calder"], "topic": ["Salt Roads"]},
+        {
+            "question": "which publishers did Ines Calder's books come out with",
+            "answers": ["Harbor Press", "Northwind"],
+            "topic": "Ines Calder",
+        },
+        {"question": "where was the writer of [Night Ferry] born", "answers": ["Aarhus"]},
+        {"question": "who is the mayor of [Lisbon]", "answers": ["Nobody"]},
+    ]
+    qa.write_text("".join(json.dumps({"id": str(i), **r}) + "\n" for i, r in enumerate(rows)))
+    out = tmp_path / "adapted"
+    res = kgcite("train", "paths", "--qa", str(qa), "--kg", str(kb), "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    assert "'train.jsonl_examples': 3" in res.stderr and "'train.jsonl_skipped': 1" in res.stderr
+    assert (out / "adapter.npy").exists() and json.loads((out / GROUNDING_FILE).read_text())["adapter"] == "adapter.npy"
+    res = kgcite(
+        "ask", "--kg", str(kb), "--path-scorer", str(out), "--no-cache", "Where was the author of Salt Roads born?"
+    )
+    assert res.returncode == 0, res.stderr
+    assert "Lisbon" in res.stdout and "[NA]" not in res.stdout
+    res = kgcite("train", "paths", "--qa", str(qa), "--out", str(out))
+    assert res.returncode == 2 and "--kg" in res.stderr
