@@ -81,6 +81,8 @@ def test_when_wants_a_date_where_and_who_do_not() -> None:
 
     assert asks_time("When was the founder of X born?") is True
     assert asks_time("where was the founder of X born") is False and asks_time("what is X") is None
+    assert asks_time("the films directed by X were released in which years") is True
+    assert asks_time("In which county was the designer of X born?") is False  # a place, not a date
     assert time_valued(["1962-03-14", "1901"]) and not time_valued(["Harrowgate", "1901", "Paris"])
     values = {
         "born_in": ["Harrowgate", "Port Ellis"],

@@ -189,11 +189,26 @@ def chain_description(chain: Chain, examples: Callable[[Step], Sequence[str]] | 
 _TIME = re.compile(r"^\d{3,4}(?:-\d\d(?:-\d\d)?)?(?:T.*)?$")
 
 
+#: Words after "what"/"which" that ask for a time ("what year", "which date").
+_TIME_NOUNS = frozenset(["year", "years", "date", "dates", "day", "decade", "century", "month"])
+#: … and words that ask for a place, a person or a thing: anything but a time ("which county").
+_THING_NOUNS = frozenset(["county", "country", "city", "town", "place", "person", "people", "company", "team"])
+
+
 def asks_time(question: str) -> bool | None:
-    """True for "when …", False for "where"/"who" questions, None otherwise: what kind of value
-    the answer is, whatever relation names the question uses."""
-    first = next((w for w in words(question) if w in ("when", "where", "who", "whom", "whose")), None)
-    return None if first is None else first == "when"
+    """True for "when …" and "what/which year|date …", False for "where"/"who" and "which
+    county|city|person …" questions, None otherwise: what kind of value the answer is, whatever
+    relation names the question uses."""
+    ws = words(question)
+    for i, w in enumerate(ws):
+        if w in ("when", "where", "who", "whom", "whose"):
+            return w == "when"
+        if w in ("what", "which", "in") and i + 1 < len(ws):
+            if ws[i + 1] in _TIME_NOUNS:
+                return True
+            if ws[i + 1] in _THING_NOUNS:
+                return False
+    return None
 
 
 def time_valued(values: Sequence[str]) -> bool:
@@ -261,16 +276,22 @@ class ZeroShotPathScorer:
         if near is not None:
             asked = [m if m.relations & near else Mention(m.at, m.relations, True) for m in asked]
         out = np.array([self._reading(c, asked, order) for c in chains], dtype=np.float32)
-        wants_time = asks_time(question)
-        if wants_time is not None and self.examples is not None:
-            # "when" wants a date, "where"/"who" do not: one word settles born in / date of birth
-            out += np.array(
-                [0.0 if time_valued(self.examples(c[-1])) == wants_time else -self.type_cost for c in chains],
-                dtype=np.float32,
-            )
+        out += self.type_penalty(question, chains)
         if self.embedding is not None and self.weight:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
+
+    def type_penalty(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """``-type_cost`` for each chain whose last hop's values are the wrong kind: "when" and
+        "what year" want dates, "where", "who" and "which county" do not (one word settles
+        born in / date of birth)."""
+        wants_time = asks_time(question)
+        if wants_time is None or self.examples is None:
+            return np.zeros(len(chains), dtype=np.float32)
+        examples = self.examples
+        return np.array(
+            [0.0 if time_valued(examples(c[-1])) == wants_time else -self.type_cost for c in chains], dtype=np.float32
+        )
 
     def names(self, question: str, chain: Chain) -> bool:
         """Whether a word of the question names a relation the chain walks (not only its likeness)."""
@@ -310,10 +331,14 @@ class ZeroShotPathScorer:
 
 
 class GroundingPathScorer:
-    """``cosine(question, chain description) - length_cost × hops`` from a trained bi-encoder.
+    """``cosine(question, chain description) - length_cost × hops`` from a trained bi-encoder,
+    plus, with a ``reader`` (the zero-shot scorer), its answer-kind penalty and
+    ``lexical_weight ×`` its score: the learned likeness and the words that name relations,
+    mixed with a weight chosen on dev questions.
 
-    ``reader`` (the zero-shot scorer) answers :meth:`names`: whether a question word names a
-    relation of the chain, which the answer pipeline asks before a path may replace an [NA]."""
+    Two operating points: ``threshold`` (below it, ``[NA]``) keeps nearly every right answer;
+    ``named_threshold``, stricter, is what a chain must clear to replace a one-hop ``[NA]``
+    when no question word names it (:meth:`names`)."""
 
     def __init__(
         self,
@@ -325,8 +350,10 @@ class GroundingPathScorer:
         reader: ZeroShotPathScorer | None = None,
         adapter: np.ndarray | None = None,
         named_threshold: float | None = None,
+        lexical_weight: float = 0.0,
     ) -> None:
         self.embedding, self.examples, self.reader = embedding, examples, reader
+        self.lexical_weight = lexical_weight
         self.named_threshold = threshold if named_threshold is None else named_threshold
         self._threshold, self.length_cost, self.adapter = threshold, length_cost, adapter
 
@@ -347,7 +374,13 @@ class GroundingPathScorer:
         if self.adapter is not None:  # a user's graph's few examples moved the questions
             q = q @ self.adapter
             q = q / max(float(np.linalg.norm(q)), 1e-12)
-        return (self.embedding.vectors(texts) @ q).astype(np.float32) - self.length_cost * hops
+        out = (self.embedding.vectors(texts) @ q).astype(np.float32) - self.length_cost * hops
+        if self.reader is None:
+            return out
+        # the answer's kind ("when", "which county") read as zero-shot reads it, and the
+        # relations the question's own words name, as evidence next to the model's
+        out += self.reader.type_penalty(question, chains)
+        return out + self.lexical_weight * self.reader.scores(question, chains) if self.lexical_weight else out
 
     def names(self, question: str, chain: Chain) -> bool:
         """A question word names a relation of the chain (the zero-shot reading), or the model
@@ -377,4 +410,5 @@ def grounding_scorer(folder: Path, store: KGStore, reader: ZeroShotPathScorer | 
         reader=reader,
         adapter=np.load(folder / adapter) if adapter else None,
         named_threshold=settings.get("named_threshold"),
+        lexical_weight=float(settings.get("lexical_weight", 0.0)) if reader is not None else 0.0,
     )

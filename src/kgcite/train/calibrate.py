@@ -91,15 +91,22 @@ def curve(probes: Sequence[Probe], thresholds: Sequence[float]) -> list[dict[str
     return rows
 
 
-def choose_threshold(probes: Sequence[Probe], *, min_na: float = 0.95) -> float:
-    """The lowest threshold giving ``[NA]`` on at least ``min_na`` of the unanswerable questions
-    (the most coverage that keeps that promise); the best balance when none does."""
+def choose_threshold(probes: Sequence[Probe], *, keep: float | None = None, min_na: float = 0.95) -> float:
+    """A threshold read off the curve. With ``keep``: the highest that still answers ``keep`` of
+    the answers that are right with no threshold at all (coverage first: ``[NA]`` only where the
+    best chain is a poor fit). Else the lowest giving ``[NA]`` on at least ``min_na`` of the
+    unanswerable questions (abstention first); the best balance when none does."""
     scores = sorted({round(p.score, 3) for p in probes if np.isfinite(p.score)})
+    if not scores:
+        return 0.5
+    if keep is not None:
+        right = sorted(p.score for p in probes if p.answerable and p.right)
+        return float(np.round(right[int((1 - keep) * len(right))], 3)) if right else scores[0]
     rows = curve(probes, scores)
     ok = [r for r in rows if r["na_on_missing"] >= min_na]
     if ok:
         return float(min(r["threshold"] for r in ok))
-    return float(max(rows, key=lambda r: r["hits_at_1"] + r["na_on_missing"])["threshold"]) if rows else 0.5
+    return float(max(rows, key=lambda r: r["hits_at_1"] + r["na_on_missing"])["threshold"])
 
 
 def dev_sets(graphs: Sequence[str], n: int, *, skip: int = 3500) -> dict[str, tuple[KGStore, list[QAItem]]]:
