@@ -42,6 +42,7 @@ from kgcite.retrieve.path_scorers import (
     ZeroShotPathScorer,
     graph_examples,
     grounding_scorer,
+    shipped_grounding,
 )
 from kgcite.retrieve.paths import PathReasoner
 from kgcite.retrieve.question import QuestionAnalyzer
@@ -51,6 +52,9 @@ from kgcite.retrieve.tog_e import ToGE
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: The path scorer when none is named: the shipped grounding model (see ``Runtime.paths``).
+DEFAULT_PATH_SCORER = "grounding"
 
 
 def default_cache_path(name: str = "responses.sqlite") -> Path:
@@ -87,7 +91,7 @@ class Runtime:
         None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
     )
     path_scorer: str | None = (
-        None  # see paths: zero-shot (the default), a `kgcite train paths` export folder; "off": one-hop only
+        None  # see paths: grounding (the default), zero-shot, a `kgcite train paths` export folder; "off": one-hop only
     )
 
     @cached_property
@@ -129,21 +133,21 @@ class Runtime:
 
     @cached_property
     def paths(self) -> PathReasoner | None:
-        """Relation-path reasoning: the zero-shot scorer (the default), or with ``path_scorer``
-        naming a ``kgcite train paths`` export, that bi-encoder scores the beam's chains (the
-        zero-shot reading still tells whether a question word names the chain)."""
-        spec = self.path_scorer
+        """Relation-path reasoning, scored by ``path_scorer``: ``grounding`` (the default: the
+        shipped bi-encoder mixed with the zero-shot reading), ``zero-shot`` (no trained model),
+        ``off``, or a ``kgcite train paths`` export folder."""
+        spec = self.path_scorer or DEFAULT_PATH_SCORER
         if spec == "off":
             return None
         zero_shot = ZeroShotPathScorer(
             self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg)
         )
-        if spec in (None, "", "zero-shot"):
+        if spec == "zero-shot":
             return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker)
-        model = Path(spec)
+        model = shipped_grounding() if spec == "grounding" else Path(spec)
         if not (model / "model.onnx").exists() or not (model / GROUNDING_FILE).exists():
             raise ModelError(
-                f"{model}: no model.onnx and {GROUNDING_FILE} (--path-scorer is zero-shot, off, or a "
+                f"{model}: no model.onnx and {GROUNDING_FILE} (--path-scorer is grounding, zero-shot, off, or a "
                 "`kgcite train paths` export folder)"
             )
         return PathReasoner(self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker)

@@ -56,6 +56,8 @@ def test_threshold_is_the_lowest_that_abstains_on_missing_relations() -> None:
     probes = [Probe(0.9, True, True), Probe(0.8, True, True), Probe(0.6, True, False), Probe(0.7, False, False)]
     probes += [Probe(0.3, False, False)] * 19
     assert choose_threshold(probes, min_na=0.95) == 0.6  # [NA] on 19 of the 20 unanswerable
+    assert choose_threshold(probes, keep=1.0) == 0.8  # the lowest-scoring right answer still answered
+    assert choose_threshold(probes, keep=0.5) == 0.9
     t = choose_threshold(probes, min_na=1.0)
     assert t == 0.8
     [row] = curve(probes, [t])

@@ -205,7 +205,9 @@ def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[...
         )
     graph = args.kg or args.store or args.endpoint or ("metaqa" if args.dataset.startswith("metaqa") else "biokalma")
     return (
-        lambda batch: generator.answer_many([it.question for it in batch], [it.topic or None for it in batch]),
+        lambda batch: generator.answer_many(
+            [it.question for it in batch], [it.topic or None for it in batch], strict=False
+        ),
         lambda item, result: qa_record(item, result, graph),
     )
 

@@ -155,8 +155,8 @@ def graph_options(p: argparse.ArgumentParser) -> None:
         "--path-scorer",
         metavar="NAME|DIR",
         default=None,
-        help="multi-hop questions: zero-shot (default; no trained model), off (one-hop answers only), or a "
-        "`kgcite train paths` export folder whose cross-encoder re-ranks the chains the zero-shot beam walked",
+        help="multi-hop questions: grounding (default; the shipped model), zero-shot (no trained model), off "
+        "(one-hop answers only), or a `kgcite train paths` export folder",
     )
 
 

@@ -102,15 +102,10 @@ def cmd_train_rerank(args: argparse.Namespace) -> int:
 
 
 def cmd_train_paths(args: argparse.Namespace) -> int:
+    from kgcite.retrieve.path_scorers import shipped_grounding
     from kgcite.retrieve.topics import find_topics
     from kgcite.runs import dataset_file
-    from kgcite.train.grounding import (
-        GroundingConfig,
-        adapt_grounding,
-        examples_for,
-        run_recipe,
-        shipped_grounding,
-    )
+    from kgcite.train.grounding import GroundingConfig, adapt_grounding, examples_for, run_recipe
     from kgcite.train.paths import QAItem, _Walker, gold_chain
 
     if not args.qa:

@@ -188,13 +188,18 @@ class Generator(ABC):
         return result
 
     def answer_many(
-        self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None
+        self,
+        questions: Sequence[str],
+        topics: Sequence[Sequence[str] | None] | None = None,
+        *,
+        strict: bool = True,
     ) -> list[AttributedAnswer | LLMError]:
         """``topics[i]``: the topic entities of question ``i`` (ids or labels), in place of linking;
         the rest of the pipeline is the same with or without them. ``timings["total"]`` is the
-        batch's time shared evenly."""
+        batch's time shared evenly. ``strict=False``: a topic the graph lacks gives that question
+        the "no entity found" answer instead of raising :class:`~kgcite.errors.TopicError`."""
         t0 = time.perf_counter()
-        out = self.generate(self.retriever.retrieve_many(questions, topics))
+        out = self.generate(self.retriever.retrieve_many(questions, topics, strict=strict))
         each = (time.perf_counter() - t0) / max(1, len(questions))
         for answer in out:
             if isinstance(answer, AttributedAnswer):

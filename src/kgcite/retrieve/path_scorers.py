@@ -391,6 +391,13 @@ class GroundingPathScorer:
         return bool(self.scores(question, [chain])[0] >= self.named_threshold)
 
 
+def shipped_grounding() -> Path:
+    """The grounding model kgcite ships (``kgcite train paths``'s recipe, int8 ONNX)."""
+    from importlib import resources
+
+    return Path(str(resources.files("kgcite") / "models" / "data" / "grounding"))
+
+
 #: The settings file of a ``kgcite train paths`` bi-encoder export (threshold, length cost).
 GROUNDING_FILE = "grounding.json"
 

@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from kgcite.errors import TopicError
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
@@ -46,11 +47,17 @@ class KGRetriever:
         return self._analyzer
 
     def retrieve_many(
-        self, questions: Sequence[str], topics: Sequence[Sequence[str | Entity] | None] | None = None
+        self,
+        questions: Sequence[str],
+        topics: Sequence[Sequence[str | Entity] | None] | None = None,
+        *,
+        strict: bool = True,
     ) -> list[Retrieval]:
         """One retrieval per question. ``topics[i]`` (ids or labels) replaces linking for question
         ``i``; everything after it (the question reading, the one-hop graphs) is the same, so a
-        question asked with the topic linking would find gets the same answer."""
+        question asked with the topic linking would find gets the same answer. A topic the graph
+        lacks raises :class:`~kgcite.errors.TopicError`; with ``strict=False`` (a dataset run)
+        that question alone gets no topic, and so the "no entity found" answer."""
         given = list(topics) if topics is not None else [None] * len(questions)
         if len(given) != len(questions):
             raise ValueError(f"{len(questions)} questions but {len(given)} topic lists")
@@ -61,10 +68,7 @@ class KGRetriever:
         found = iter(
             self.linker.link_many([questions[i] for i in todo], [asked[i].relations for i in todo]) if todo else []
         )
-        links = [
-            [LinkedEntity(e, e.label, "TOPIC", 0) for e in find_topics(self.store, q, t)] if t else next(found)
-            for q, t in zip(questions, given, strict=True)
-        ]
+        links = [self._given(q, t, strict) if t else next(found) for q, t in zip(questions, given, strict=True)]
         link_s = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
         for question, linked in zip(questions, links, strict=True):
@@ -79,6 +83,14 @@ class KGRetriever:
             timings = {"link": link_s, "retrieve": time.perf_counter() - t1}
             out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near)))
         return out
+
+    def _given(self, question: str, topics: Sequence[str | Entity], strict: bool) -> list[LinkedEntity]:
+        try:
+            return [LinkedEntity(e, e.label, "TOPIC", 0) for e in find_topics(self.store, question, topics)]
+        except TopicError:
+            if strict:
+                raise
+            return []
 
     def retrieve(self, question: str) -> Retrieval:
         return self.retrieve_many([question])[0]

@@ -390,13 +390,6 @@ def export_encoder(
     return target
 
 
-def shipped_grounding() -> Path:
-    """The grounding model kgcite ships (``kgcite train paths`` recipe, int8 ONNX)."""
-    from importlib import resources
-
-    return Path(str(resources.files("kgcite") / "models" / "data" / "grounding"))
-
-
 def adapt_grounding(
     examples: Sequence[GroundingExample],
     base: str | Path,
