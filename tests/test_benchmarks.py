@@ -19,7 +19,11 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("ask_latency.py", ["grounded --rewrite (SmolLM2)", "grounded, template (default ask)"]),
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
         ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, default ask (template)"]),
-        ("kgqa.py", ["paths, zero-shot", "ToG-E top path (baseline)", "Hits@1", "port graph (held out)"]),
+        (
+            "kgqa.py",
+            ["paths, grounding model", "paths, zero-shot", "ToG-E top path (baseline)", "football graph (held out)"],
+        ),
+        ("few_shot.py", ["zero-shot (baseline)", "grounding, 0 examples", "grounding, 20 examples"]),
         ("documents_metaqa.py", ["bi-encoder only", "fused (default)"]),
         ("eval_speed.py", ["citations only (baseline)", "citations + alignment (rules, then NLI)"]),
         ("evaluators.py", ["trained (kgcite, 4-way)", "nli (AutoIS-style, binary)"]),

@@ -22,13 +22,9 @@ from tests.helpers import kgcite
 GOLD = (Step("written_by", True), Step("published_by"))
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
-    path: Path = tmp_path_factory.mktemp("books") / "books.tsv"
-    path.write_text(BOOKS)
-    s = EmbeddedStore()
-    s.load(path)
-    return s
+@pytest.fixture
+def store(books_store: EmbeddedStore) -> EmbeddedStore:
+    return books_store
 
 
 def _item(store: EmbeddedStore) -> QAItem:

@@ -85,14 +85,12 @@ def train_cross_encoder(
         ignore_mismatched_sizes=True,
     )
     steps_per_epoch = math.ceil(len(pairs) / config.batch_size)
-    total = steps_per_epoch * config.epochs
-    if config.max_steps is not None:
-        total = min(total, config.max_steps)
-    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
-    warm = max(1, int(total * config.warmup))
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
+    total = (
+        steps_per_epoch * config.epochs
+        if config.max_steps is None
+        else min(steps_per_epoch * config.epochs, config.max_steps)
     )
+    opt, sched = adamw_schedule(model, config.lr, total, config.warmup)
     for _ in range(done * steps_per_epoch):
         sched.step()
     step = done * steps_per_epoch
@@ -114,11 +112,7 @@ def train_cross_encoder(
             )
             target = torch.tensor([label_ids[p.label] for p in batch])
             loss = model(**enc, labels=target).loss
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            sched.step()
-            opt.zero_grad()
+            optimise(loss, model, opt, sched)
             step += 1
             if progress is not None:
                 progress(step, total, float(loss))
@@ -136,27 +130,63 @@ def train_cross_encoder(
 
 def export_onnx(hf_dir: str | Path, out_dir: str | Path, *, quantize: bool = True, max_length: int = 128) -> Path:
     """``model.onnx`` (int8 dynamic quantisation unless told not to), ``tokenizer.json``, ``labels.json``."""
-    torch, transformers = _imports()
+    _, transformers = _imports()
     hf_dir, out = Path(hf_dir), Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     model = transformers.AutoModelForSequenceClassification.from_pretrained(str(hf_dir)).eval()
     tok = transformers.AutoTokenizer.from_pretrained(str(hf_dir))
     enc = tok(["a premise"], ["a hypothesis"], return_tensors="pt")
-    fp32 = out / "model.fp32.onnx"
+    target = bert_to_onnx(model, enc, out / "model.onnx", output="logits", output_axes={0: "batch"}, quantize=quantize)
+    shutil.copy(hf_dir / "tokenizer.json", out / "tokenizer.json")
+    labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
+    (out / "labels.json").write_text(json.dumps({"labels": labels, "max_length": max_length}, indent=1) + "\n")
+    return target
+
+
+def adamw_schedule(model: Any, lr: float, total: int, warmup: float) -> tuple[Any, Any]:
+    """AdamW (weight decay 0.01) with linear warm-up over ``warmup`` of ``total`` steps, then
+    linear decay to 0."""
+    import torch
+
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    warm = max(1, int(total * warmup))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
+    )
+    return opt, sched
+
+
+def optimise(loss: Any, model: Any, opt: Any, sched: Any) -> None:
+    """One optimiser step on ``loss``: backward, clip the gradient norm at 1, step, schedule."""
+    import torch
+
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    sched.step()
+    opt.zero_grad()
+
+
+def bert_to_onnx(
+    model: Any, enc: Any, target: Path, *, output: str, output_axes: dict[int, str], quantize: bool = True
+) -> Path:
+    """Export a BERT-style module (inputs: ids, mask, segment ids) to ``target``, int8-quantised
+    (dynamic, weights) unless told not to; batch and token axes stay dynamic."""
+    torch, _ = _imports()
+    fp32 = target.with_suffix(".fp32.onnx")
     names = ["input_ids", "attention_mask", "token_type_ids"]
-    axes = {n: {0: "batch", 1: "tokens"} for n in names} | {"logits": {0: "batch"}}
+    axes = {n: {0: "batch", 1: "tokens"} for n in names} | {output: output_axes}
     with torch.no_grad():
         torch.onnx.export(
             model,
             (enc["input_ids"], enc["attention_mask"], enc["token_type_ids"]),
             str(fp32),
             input_names=names,
-            output_names=["logits"],
+            output_names=[output],
             dynamic_axes=axes,
             opset_version=17,
             dynamo=False,
         )
-    target = out / "model.onnx"
     if quantize:
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -164,9 +194,6 @@ def export_onnx(hf_dir: str | Path, out_dir: str | Path, *, quantize: bool = Tru
         fp32.unlink()
     else:
         fp32.replace(target)
-    shutil.copy(hf_dir / "tokenizer.json", out / "tokenizer.json")
-    labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
-    (out / "labels.json").write_text(json.dumps({"labels": labels, "max_length": max_length}, indent=1) + "\n")
     return target
 
 

@@ -34,7 +34,14 @@ from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, chain_description, graph_examples
 from kgcite.retrieve.paths import Chain, PathConfig, PathReasoner, Step, doubles_back, mask_topics
 from kgcite.train import TrainError
-from kgcite.train.cross_encoder import ProgressPrinter, _imports, base_model_path
+from kgcite.train.cross_encoder import (
+    ProgressPrinter,
+    _imports,
+    adamw_schedule,
+    base_model_path,
+    bert_to_onnx,
+    optimise,
+)
 from kgcite.train.paths import QAItem, generated_questions
 
 
@@ -283,13 +290,8 @@ def train_grounding(
         for i in random.Random(config.seed + epoch).sample(range(len(examples)), len(examples))
     ]
     total = math.ceil(len(order) / config.batch_size)
-    if config.max_steps is not None:
-        total = min(total, config.max_steps)
-    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
-    warm = max(1, int(total * config.warmup))
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
-    )
+    total = total if config.max_steps is None else min(total, config.max_steps)
+    opt, sched = adamw_schedule(model, config.lr, total, config.warmup)
     ckpt = out / "checkpoint.pt"
     step = 0
     if ckpt.exists():
@@ -313,12 +315,7 @@ def train_grounding(
         for q, (start, n) in zip(questions, spans, strict=True):
             logits = config.scale * (chains[start : start + n] @ q)
             loss = loss + torch.nn.functional.cross_entropy(logits.unsqueeze(0), torch.zeros(1, dtype=torch.long))
-        loss = loss / len(batch)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        sched.step()
-        opt.zero_grad()
+        optimise(loss / len(batch), model, opt, sched)
         step += 1
         if progress is not None:
             progress(step, total, float(loss))
@@ -351,9 +348,6 @@ def export_encoder(
     model = transformers.AutoModel.from_pretrained(str(hf_dir)).eval()
     tok = transformers.AutoTokenizer.from_pretrained(str(hf_dir))
     enc = tok(["what did X direct"], return_tensors="pt")
-    fp32 = out / "model.fp32.onnx"
-    names = ["input_ids", "attention_mask", "token_type_ids"]
-    axes = {n: {0: "batch", 1: "tokens"} for n in names} | {"last_hidden_state": {0: "batch", 1: "tokens"}}
 
     class _Hidden(torch.nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self, inner: Any) -> None:
@@ -365,25 +359,14 @@ def export_encoder(
                 input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
             ).last_hidden_state
 
-    with torch.no_grad():
-        torch.onnx.export(
-            _Hidden(model),
-            (enc["input_ids"], enc["attention_mask"], enc["token_type_ids"]),
-            str(fp32),
-            input_names=names,
-            output_names=["last_hidden_state"],
-            dynamic_axes=axes,
-            opset_version=17,
-            dynamo=False,
-        )
-    target = out / "model.onnx"
-    if quantize:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        quantize_dynamic(str(fp32), str(target), weight_type=QuantType.QInt8)
-        fp32.unlink()
-    else:
-        fp32.replace(target)
+    target = bert_to_onnx(
+        _Hidden(model),
+        enc,
+        out / "model.onnx",
+        output="last_hidden_state",
+        output_axes={0: "batch", 1: "tokens"},
+        quantize=quantize,
+    )
     tok.save_pretrained(str(out / "tokenizer"))
     settings = {"max_length": max_length, "threshold": threshold, "length_cost": 0.0, "lexical_weight": lexical_weight}
     (out / GROUNDING_FILE).write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
