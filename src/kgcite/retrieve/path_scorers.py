@@ -336,9 +336,8 @@ class GroundingPathScorer:
     ``lexical_weight ×`` its score: the learned likeness and the words that name relations,
     mixed with a weight chosen on dev questions.
 
-    Two operating points: ``threshold`` (below it, ``[NA]``) keeps nearly every right answer;
-    ``named_threshold``, stricter, is what a chain must clear to replace a one-hop ``[NA]``
-    when no question word names it (:meth:`names`)."""
+    ``threshold``: below it, ``[NA]``. ``named_threshold`` (the same unless set): what a chain
+    no question word names must clear to replace a one-hop ``[NA]`` (:meth:`names`)."""
 
     def __init__(
         self,
