@@ -381,10 +381,18 @@ def register(sub: Any, ev: Any) -> None:
         help="without --qa: the graphs to train on (default all; leave one out to measure it held out)",
     )
     tp.add_argument(
-        "--metaqa-dev", type=int, default=3000, metavar="N", help="without --qa: MetaQA dev questions per hop count"
+        "--metaqa-dev",
+        type=int,
+        default=3000,
+        metavar="N",
+        help="without --qa: MetaQA dev questions per hop count (default 3000)",
     )
     tp.add_argument(
-        "--generated", type=int, default=1500, metavar="N", help="without --qa: template questions per graph kind"
+        "--generated",
+        type=int,
+        default=1500,
+        metavar="N",
+        help="without --qa: template questions per graph kind (default 1500)",
     )
     _train_options(tp, epochs=1, lr=5e-5, batch_size=16)
     tp.set_defaults(func=cmd_train_paths)

@@ -41,7 +41,6 @@ from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.paths import PathReasoner, PathResult, Step
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
-from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
 
@@ -347,35 +346,6 @@ class GroundedGenerator(Generator):
         self.paths, self.shown_answers = paths, shown_answers
 
     # -- path answers -------------------------------------------------------------------------
-    def answer_topics(
-        self, questions: Sequence[str], topics: Sequence[Sequence[str]]
-    ) -> list[AttributedAnswer | LLMError]:
-        """Answers by relation paths from given topic entities (ids or labels; none given: the
-        question's [bracketed] names, else entity linking). No one-hop statements, no LLM."""
-        if self.paths is None:
-            raise ValueError("this generator has no path reasoner")
-        out: list[AttributedAnswer | LLMError] = []
-        for question, names in zip(questions, topics, strict=True):
-            t0 = time.perf_counter()
-            try:
-                entities = find_topics(self.paths.store, question, list(names), self.retriever.linker)
-            except ValueError as exc:
-                out.append(self._no_topic(question, str(exc)))
-                continue
-            result = self.paths.answer(question, entities) if entities else None
-            if result is None:
-                out.append(self._no_topic(question, "no entity of the question was found in the graph"))
-                continue
-            answer = self.path_answer(result)
-            answer.timings["total"] = time.perf_counter() - t0
-            out.append(answer)
-        return out
-
-    def _no_topic(self, question: str, why: str) -> AttributedAnswer:
-        return AttributedAnswer(
-            question, "paths", "template", (NO_ENTITY,), Subgraph(), (), repairs=(f"topics: {why}",)
-        )
-
     def path_answer(self, result: PathResult, notes: Sequence[str] = ()) -> AttributedAnswer:
         """A path result stated (one template sentence a triple), verified, as an answer."""
         assert self.paths is not None

@@ -523,6 +523,9 @@ def write_card(folder: Path, counts: dict[str, int], graphs: Sequence[str], rows
         "",
         "Limits: relation names that say nothing (`P19`) need the graph's own labels; a question that",
         "names a relation in words neither its name nor its values suggest may go unanswered (`[NA]`).",
+        "On graphs written after it was frozen, whose questions ask in other words than the relations'",
+        "names, it answers well under half (docs/multihop.md, *Measured*): adapt it to such a graph",
+        "with `kgcite train paths --qa`.",
         "",
     ]
     (folder / "MODEL_CARD.md").write_text("\n".join(lines), encoding="utf-8")
