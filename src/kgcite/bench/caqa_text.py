@@ -21,7 +21,7 @@ from kgcite.generate.verbalize import join, pattern, speak, tagger
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.text.inflect import past, plural
-from kgcite.text.lexicon import property_label
+from kgcite.text.lexicon import PREPOSITIONS, property_label
 
 # -- labels ---------------------------------------------------------------------------------------
 
@@ -256,7 +256,6 @@ _BE_PLURAL = {"is": "are", "was": "were"}
 _BE_SINGULAR = {"are": "is", "were": "was"}
 _DO = {"do", "does", "did"}
 _MODALS = {"can", "could", "will", "would", "should", "may", "might", "has", "have", "had"}
-_PREPS = frozenset(["in", "on", "at", "by", "for", "with", "from", "of", "about", "under", "into", "as", "to"])
 _GIVEN = re.compile(r"^given that (?P<fact>.+?), (?P<rest>.+)$", re.IGNORECASE)
 _AMONG = re.compile(r"^(?P<rest>.+?), among those (?P<cond>.+)$", re.IGNORECASE)
 _AND_FOR = re.compile(r"^(?P<rest>.+?)\?? and for (?P<other>.+)$", re.IGNORECASE)
@@ -337,7 +336,7 @@ def _core(question: str, answer: str, n: int) -> Statement | None:
     if be in _BE:
         if rest and rest[0].lower() == "those":  # "which are those that X was born on" → "Those that … are A"
             return Statement(f"{_cap(' '.join(rest))} are {answer}.", "copula")
-        if len(rest) > 1 and low[-1] in _PREPS:  # "what languages are the films of X in"
+        if len(rest) > 1 and low[-1] in PREPOSITIONS:  # "what languages are the films of X in"
             np_ = rest[:-1]
             k = next((k for k, w in enumerate(np_) if k > 0 and w.lower() in ("the", "a", "an")), 0)
             if k:  # "what was X the manager of" → "X was the manager of A"
@@ -396,7 +395,7 @@ def _do_support(rest: list[str], do: str, tail: str, rule: str) -> Statement | N
     verbs = [j for j, t in enumerate(tags) if t in ("VB", "VBP") and j > 0]
     if not verbs:
         j = len(rest) - 1
-        while j > 0 and rest[j].lower() in _PREPS:
+        while j > 0 and rest[j].lower() in PREPOSITIONS:
             j -= 1
         if j == 0 or not rest[j].islower():
             return None

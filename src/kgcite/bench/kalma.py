@@ -30,6 +30,7 @@ from kgcite.generate.verbalize import verbalize
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, continuation_perplexity
+from kgcite.text.lexicon import PREPOSITIONS
 from kgcite.text.values import states_value
 
 ANNOTATE = (
@@ -48,7 +49,6 @@ SPECIFIC = (
     "Instruction: Your objective is to ask a question whose answer is the given paragraph. The question should not be "
     "too tedious.\nParagraph: {paragraph}\nGenerated Question:"
 )
-_PREPOSITIONS = ("of", "in", "at", "by", "for", "from", "to", "with", "on")
 _VERB = re.compile(r"^(\w+ed|\w+s)\b")
 
 
@@ -57,7 +57,7 @@ def simple_sentence(t: Triple) -> str:
     a preposition), "X participated in Y" (starts with a verb), "X's place of birth is Y" (a noun)."""
     r = t.relation.replace("_", " ")
     words = r.split()
-    if words and words[-1] in _PREPOSITIONS:
+    if words and words[-1] in PREPOSITIONS:
         if _VERB.match(r) and words[0] not in ("is", "was"):
             return f"{t.subject_label} {r} {t.object_value}."
         return f"{t.subject_label} is {r} {t.object_value}."

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from kgcite.judge.rules import Claim
+from kgcite.text.lexicon import ARTICLES, PRONOUNS
 from kgcite.text.values import normalize
 
 
@@ -24,30 +25,8 @@ class Verifier(Protocol):
 
 #: A name (run of capitalised words) or a number: what a rewrite may only copy, never invent.
 _NEW_FACT = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*|\b\d[\d\-/.,]*\d\b|\b\d\b")
-_FUNCTION_WORDS = frozenset(
-    [
-        "he",
-        "she",
-        "they",
-        "his",
-        "her",
-        "their",
-        "it",
-        "its",
-        "the",
-        "a",
-        "an",
-        "this",
-        "these",
-        "in",
-        "on",
-        "at",
-        "by",
-        "as",
-        "and",
-        "but",
-    ]
-)
+#: Words a capitalised run may start with that are no name ("He", "The", "In").
+_FUNCTION_WORDS = PRONOUNS | ARTICLES | frozenset(["this", "these", "in", "on", "at", "by", "as", "and", "but"])
 
 
 def invents(text: str, known: str) -> bool:

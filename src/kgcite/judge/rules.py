@@ -24,10 +24,9 @@ from dataclasses import dataclass
 
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
-from kgcite.text.lexicon import STOP, Lexicon, cue_positions, occurrences, stem
+from kgcite.text.lexicon import PRONOUNS, STOP, Lexicon, cue_positions, occurrences, stem
 from kgcite.text.values import is_quantity, normalize, quantities, value_forms
 
-PRONOUNS = frozenset(["he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"])
 #: How far (in words) a relation cue may stand from the value it states.
 WINDOW = 10
 #: Clause breaks: a cue across one of these does not state the value.

@@ -20,6 +20,7 @@ from kgcite.kg.model import Entity
 from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
+from kgcite.text.lexicon import QUESTION_WORDS, STOP
 
 #: NER label → KG types it may link to (WikiData type labels); labels not listed are unfiltered.
 TYPE_FILTER: dict[str, frozenset[str]] = {
@@ -32,62 +33,11 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _NAME_RELATIONS = frozenset({"name", "given name", "surname", "family name", "instance of", "sex or gender"})
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
-#: Words an n-gram of the question may not start or end with.
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "is",
-        "was",
-        "were",
-        "are",
-        "be",
-        "been",
-        "did",
-        "does",
-        "do",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "which",
-        "why",
-        "how",
-        "tell",
-        "me",
-        "about",
-        "his",
-        "her",
-        "their",
-        "its",
-        "he",
-        "she",
-        "they",
-        "it",
-        "that",
-        "this",
-        "these",
-        "those",
-        "has",
-        "have",
-        "had",
-        "s",
-    ]
-)
+#: Function words that begin titles ("As Good as It Gets", "Being John Malkovich"): a span may.
+_TITLE_WORDS = frozenset(["also", "as", "being", "both", "than", "then"])
+#: Words an n-gram of the question may not start or end with: the one stop list and the question
+#: words, less those that begin titles, plus the words of a request ("tell me about").
+_STOP = (STOP - _TITLE_WORDS) | QUESTION_WORDS | frozenset(["he", "she", "they", "about", "me", "tell"])
 _CAPITALISED_RUN = re.compile(
     r"\b(?:[A-Z][\w\-.]*(?:\s+(?:of|the|de|van|von|da|di|del|la|le|[A-Z][\w\-.]*))*\s+)*[A-Z][\w\-.]*"
 )

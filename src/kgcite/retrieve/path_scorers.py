@@ -24,7 +24,7 @@ import numpy as np
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
-from kgcite.text.lexicon import property_label, question_phrases
+from kgcite.text.lexicon import FRAMING, property_label, question_phrases
 
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.
@@ -39,12 +39,6 @@ def relation_words(relation: str) -> tuple[str, ...]:
     label = property_label(relation)
     extra = (s[0] for p in question_phrases(label) if len(s := content_stems(p)) == 1)
     return tuple(dict.fromkeys([*content_stems(label), *extra]))
-
-
-#: Words that frame a question rather than name what it asks ("can you tell me", "I would like to know").
-FRAMING = frozenset(
-    ["can", "could", "would", "will", "please", "tell", "give", "know", "like", "say", "show", "find", "me", "you", "i"]
-)
 
 
 def question_tokens(question: str) -> list[str]:

@@ -73,6 +73,14 @@ STOP = frozenset(
 QUESTION_WORDS = frozenset(
     ["what", "when", "where", "why", "how", "which", "who", "whom", "whose", "do", "does", "did"]
 )
+#: Personal pronouns: a pronoun names no entity, and in a sentence it may stand for the subject.
+PRONOUNS = frozenset(["he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"])
+ARTICLES = frozenset(["the", "a", "an"])
+PREPOSITIONS = frozenset(["in", "on", "at", "by", "for", "with", "from", "of", "about", "under", "into", "as", "to"])
+#: Words that frame a question rather than name what it asks ("can you tell me", "I would like to know").
+FRAMING = frozenset(
+    ["can", "could", "would", "will", "please", "tell", "give", "know", "like", "say", "show", "find", "me", "you", "i"]
+)
 #: Words of property names that say nothing about the relation on their own.
 GENERIC = frozenset(["date", "place", "has", "number", "type", "main", "value", "name", "point", "time"])
 
