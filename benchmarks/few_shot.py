@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.bench.synthetic import synthetic_graph
+from kgcite.errors import TopicError
 from kgcite.evaluate.metrics.answers import answer_metrics, held_by
 from kgcite.evaluate.records.report import format_table
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import shipped_grounding
+from kgcite.retrieve.topics import resolve_topic
 from kgcite.runs import DatasetItem, dataset_file, qa_record
 from kgcite.runtime import Runtime
 from kgcite.train.grounding import adapt_grounding, examples_for, store_of
-from kgcite.train.paths import QAItem, _entity_ids, _Walker, generated_questions, gold_chain
+from kgcite.train.paths import QAItem, _Walker, graph_questions, with_gold
 
 DATA = Path(__file__).resolve().parent / "data" / "kgqa"
 
@@ -45,20 +47,18 @@ def train_items(store: KGStore, items: Sequence[DatasetItem]) -> list[QAItem]:
     """The examples as ``kgcite train paths --qa`` reads them: gold chains recovered from answers."""
     walker, out = _Walker(store, 300), []
     for it in items:
-        topic = store.entity(it.topic[0]) or next(iter(store.entities_by_label(it.topic[0], limit=1)), None)
-        if topic is None:
+        try:
+            topic = resolve_topic(store, it.topic[0])
+        except TopicError:
             continue
-        gold = gold_chain(walker.chains(topic.id, 2), it.answers)
-        if gold is not None:
-            out.append(QAItem(it.question, topic, it.answers, gold))
+        if (item := with_gold(walker, it.question, topic, it.answers)) is not None:
+            out.append(item)
     return out
 
 
 def synthetic_set(n: int) -> tuple[KGStore, list[DatasetItem]]:
     store = store_of(synthetic_graph(7001))
-    entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, 5)) if e is not None]
-    generated = [it for it in generated_questions(store, entities, n=3 * n, seed=5, style="test") if it.chain]
-    two_hop = [it for it in generated if it.chain and len(it.chain) == 2][:n]
+    two_hop = [it for it in graph_questions(store, 3 * n, 5, style="test") if it.chain and len(it.chain) == 2][:n]
     return store, [
         DatasetItem(f"s{k}", it.question, answers=it.answers, topic=(it.topic.id,)) for k, it in enumerate(two_hop)
     ]

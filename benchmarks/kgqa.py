@@ -44,7 +44,7 @@ from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 from kgcite.retrieve.tog_e import ToGE
 from kgcite.runs import DatasetItem, dataset_file, qa_record
 from kgcite.runtime import Runtime
-from kgcite.train.paths import _entity_ids, generated_questions
+from kgcite.train.paths import graph_questions
 
 DATA = Path(__file__).resolve().parent / "data" / "kgqa"
 
@@ -84,10 +84,9 @@ HEADERS = ["set", "system", "n", "Hits@1", "F1", "cit. correct", "path cited", "
 def biokalma_items(n: int) -> tuple[Any, list[DatasetItem]]:
     """Questions generated from BioKaLMA in held-out phrasings (seed 99), 1–3 hops."""
     store, _ = biokalma_store()
-    entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, 99)) if e is not None]
     items = [
         DatasetItem(f"bio-{k}", it.question, answers=it.answers, topic=(it.topic.id,))
-        for k, it in enumerate(generated_questions(store, entities, n=n, seed=99, style="test"))
+        for k, it in enumerate(graph_questions(store, n, 99, style="test"))
     ]
     return store, items
 

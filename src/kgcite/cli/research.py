@@ -106,7 +106,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.retrieve.topics import find_topics
     from kgcite.runs import dataset_file
     from kgcite.train.grounding import GroundingConfig, adapt_grounding, examples_for, run_recipe
-    from kgcite.train.paths import QAItem, _Walker, gold_chain
+    from kgcite.train.paths import _Walker, with_gold
 
     if not args.qa:
         config = GroundingConfig(
@@ -131,11 +131,11 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
                 topic = find_topics(store, it.question, list(it.topic))[0]
             except (ValueError, IndexError) as exc:
                 raise InputError(qa, None, "topic", f"item {it.id}: no topic entity found ({exc})") from exc
-            gold = gold_chain(walker.chains(topic.id, args.depth), it.answers)
-            if gold is None:
+            item = with_gold(walker, it.question, topic, it.answers, args.depth)
+            if item is None:
                 skipped += 1
                 continue
-            items.append(QAItem(it.question, topic, it.answers, gold))
+            items.append(item)
         got = examples_for(store, items, negatives=5, seed=args.seed, source=Path(qa).name)
         examples += got
         counts[f"{Path(qa).name}_examples"], counts[f"{Path(qa).name}_skipped"] = len(got), skipped

@@ -20,7 +20,7 @@ from kgcite.kg.model import Entity
 from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
-from kgcite.text.lexicon import QUESTION_WORDS, STOP
+from kgcite.text.lexicon import ARTICLES, QUESTION_WORDS, STOP
 
 #: NER label → KG types it may link to (WikiData type labels); labels not listed are unfiltered.
 TYPE_FILTER: dict[str, frozenset[str]] = {
@@ -29,7 +29,6 @@ TYPE_FILTER: dict[str, frozenset[str]] = {
 #: NER labels that are never worth linking (numbers, dates...).
 SKIP_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
-_ARTICLES = frozenset({"the", "a", "an"})
 _NAME_RELATIONS = frozenset({"name", "given name", "surname", "family name", "instance of", "sex or gender"})
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
@@ -138,7 +137,7 @@ class EntityLinker:
             for i in starts:
                 for a in range(max(0, i + n - size), min(i, len(words) - size) + 1):
                     span = words[a : a + size]
-                    if label_key(span[0]) in _STOP - _ARTICLES or label_key(span[-1]) in _STOP:
+                    if label_key(span[0]) in _STOP - ARTICLES or label_key(span[-1]) in _STOP:
                         continue
                     if self._by_label(" ".join(span)):
                         return " ".join(span)
@@ -224,7 +223,7 @@ class EntityLinker:
         a leading article is optional on either side ("the Tarn Flyer" names "The Tarn Flyer",
         "the Vellmoor and Tarn Railway" names "Vellmoor and Tarn Railway")."""
         first, _, rest = text.partition(" ")
-        bare = rest if rest and first.lower() in _ARTICLES else text
+        bare = rest if rest and first.lower() in ARTICLES else text
         forms = (text, bare, f"the {bare}")
         variants = [v for f in forms for v in (f, _spaced(f), _spaced(f).replace(" ", "_"))]
         for variant in dict.fromkeys(variants):

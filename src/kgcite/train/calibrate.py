@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgcite.evaluate.metrics.answers import norm
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import PathConfig, PathReasoner, PathScorer
@@ -62,8 +63,8 @@ def probe(store: KGStore, scorer: PathScorer, items: Sequence[QAItem], *, seed: 
                 continue
             result = reasoner.answer(asked.question, [asked.topic])
             score = result.best.score if result.best else -np.inf
-            gold = {a.lower().replace("_", " ") for a in asked.answers}
-            predicted = [p.lower().replace("_", " ") for p in result.predicted()]
+            gold = {norm(a) for a in asked.answers}
+            predicted = [norm(p) for p in result.predicted()]
             out.append(
                 Probe(float(score), bool(asked.answers), bool(gold) and bool(predicted) and predicted[0] in gold)
             )
@@ -120,7 +121,7 @@ def dev_sets(graphs: Sequence[str], n: int, *, skip: int = 3500) -> dict[str, tu
     from kgcite.kg.loaders import shipped_data
     from kgcite.retrieve.paths import Step
     from kgcite.train.grounding import store_of
-    from kgcite.train.paths import _entity_ids, generated_questions
+    from kgcite.train.paths import graph_questions
 
     out: dict[str, tuple[KGStore, list[QAItem]]] = {}
     if "metaqa" in graphs:
@@ -143,6 +144,5 @@ def dev_sets(graphs: Sequence[str], n: int, *, skip: int = 3500) -> dict[str, tu
     if "synthetic" in graphs:
         stores.append(("synthetic", store_of(synthetic_graph(5000))))
     for name, store in stores:
-        entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, 77)) if e is not None]
-        out[f"{name}-dev"] = (store, list(generated_questions(store, entities, n=n, seed=77, style="test")))
+        out[f"{name}-dev"] = (store, graph_questions(store, n, 77, style="test"))
     return out

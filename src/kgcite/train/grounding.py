@@ -32,7 +32,7 @@ from typing import Any
 from kgcite.kg.model import Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, chain_description, graph_examples
-from kgcite.retrieve.paths import Chain, PathConfig, PathReasoner, Step, doubles_back, mask_topics
+from kgcite.retrieve.paths import Chain, Step, doubles_back, mask_topics
 from kgcite.train import TrainError
 from kgcite.train.cross_encoder import (
     ProgressPrinter,
@@ -42,7 +42,7 @@ from kgcite.train.cross_encoder import (
     bert_to_onnx,
     optimise,
 )
-from kgcite.train.paths import QAItem, generated_questions
+from kgcite.train.paths import QAItem, _Walker, graph_questions
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class StepMap:
 
     def __init__(self, store: KGStore, sample: int = 25) -> None:
         self.store, self.sample = store, sample
-        self._walker = PathReasoner(store, scorer=None, config=PathConfig(max_frontier=sample, relation_sample=sample))  # type: ignore[arg-type]
+        self._walker = _Walker(store, sample)
         self._after: dict[Step, tuple[Step, ...]] = {}
 
     def at(self, node: str) -> tuple[Step, ...]:
@@ -163,14 +163,6 @@ def metaqa_items(store: KGStore, per_hop: int, seed: int, hops: Sequence[int] = 
             yield QAItem(q.question, e, q.answers, tuple(Step(r, inv) for r, inv in q.path()))
 
 
-def graph_items(store: KGStore, n: int, seed: int) -> list[QAItem]:
-    """Template questions (1–3 hops) over a graph's own relation names and paraphrases."""
-    from kgcite.train.paths import _entity_ids
-
-    entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
-    return list(generated_questions(store, entities, n=n, seed=seed))
-
-
 def recipe_examples(
     *,
     graphs: Sequence[str] = ("metaqa", "biokalma", "synthetic"),
@@ -210,7 +202,11 @@ def recipe_examples(
         add(
             "metaqa_generated",
             examples_for(
-                metaqa, graph_items(metaqa, generated, seed), negatives=negatives, seed=seed, source="metaqa-generated"
+                metaqa,
+                graph_questions(metaqa, generated, seed),
+                negatives=negatives,
+                seed=seed,
+                source="metaqa-generated",
             ),
         )
     if "biokalma" in graphs:
@@ -218,7 +214,11 @@ def recipe_examples(
         add(
             "biokalma_generated",
             examples_for(
-                bio, graph_items(bio, 3 * generated, seed), negatives=negatives, seed=seed, source="biokalma-generated"
+                bio,
+                graph_questions(bio, 3 * generated, seed),
+                negatives=negatives,
+                seed=seed,
+                source="biokalma-generated",
             ),
         )
     if "synthetic" in graphs:
@@ -228,7 +228,11 @@ def recipe_examples(
             add(
                 "synthetic_generated",
                 examples_for(
-                    store, graph_items(store, n, seed + g), negatives=negatives, seed=seed + g, source=f"synthetic-{g}"
+                    store,
+                    graph_questions(store, n, seed + g),
+                    negatives=negatives,
+                    seed=seed + g,
+                    source=f"synthetic-{g}",
                 ),
             )
     return out, counts
@@ -262,6 +266,19 @@ def _embed(model: Any, tok: Any, texts: Sequence[str], max_length: int) -> Any:
     mask = enc["attention_mask"].unsqueeze(-1).float()
     vecs = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1.0)
     return torch.nn.functional.normalize(vecs, dim=-1)
+
+
+def contrastive_loss(questions: Any, candidates: Sequence[Any], scale: float) -> Any:
+    """Mean cross-entropy of each question's candidates (gold chain first, then its negatives)
+    under ``scale × cosine``: the one loss of training and of adapting."""
+    import torch
+
+    target = torch.zeros(1, dtype=torch.long)
+    losses = [
+        torch.nn.functional.cross_entropy((scale * (rows @ q)).unsqueeze(0), target)
+        for q, rows in zip(questions, candidates, strict=True)
+    ]
+    return torch.stack(losses).mean()
 
 
 def train_grounding(
@@ -311,11 +328,8 @@ def train_grounding(
             spans.append((len(texts), 1 + len(e.negatives[:k])))
             texts += [e.positive, *e.negatives[:k]]
         chains = _embed(model, tok, texts, config.max_length)
-        loss = torch.zeros(())
-        for q, (start, n) in zip(questions, spans, strict=True):
-            logits = config.scale * (chains[start : start + n] @ q)
-            loss = loss + torch.nn.functional.cross_entropy(logits.unsqueeze(0), torch.zeros(1, dtype=torch.long))
-        optimise(loss / len(batch), model, opt, sched)
+        loss = contrastive_loss(questions, [chains[start : start + n] for start, n in spans], config.scale)
+        optimise(loss, model, opt, sched)
         step += 1
         if progress is not None:
             progress(step, total, float(loss))
@@ -404,19 +418,14 @@ def adapt_grounding(
     index = {t: i for i, t in enumerate(texts)}
     questions = torch.tensor(encoder.encode([e.question for e in examples]))
     chains = torch.tensor(encoder.encode(texts))
+    candidates = [chains[[index[e.positive], *(index[t] for t in e.negatives)]] for e in examples]
     torch.manual_seed(seed)
     eye = torch.eye(questions.shape[1])
     m = torch.nn.Parameter(eye.clone())
     opt = torch.optim.Adam([m], lr=lr)
     for _ in range(epochs):
         q = torch.nn.functional.normalize(questions @ m, dim=-1)
-        loss = l2 * ((m - eye) ** 2).sum()
-        for k, e in enumerate(examples):
-            rows = chains[[index[e.positive], *(index[t] for t in e.negatives)]]
-            logits = scale * (rows @ q[k])
-            loss = loss + torch.nn.functional.cross_entropy(
-                logits.unsqueeze(0), torch.zeros(1, dtype=torch.long)
-            ) / len(examples)
+        loss = l2 * ((m - eye) ** 2).sum() + contrastive_loss(q, candidates, scale)
         opt.zero_grad()
         loss.backward()
         opt.step()

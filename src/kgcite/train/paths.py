@@ -157,6 +157,19 @@ def generated_questions(
             yield QAItem(rng.choice(ask).format(np=describe(chain, e.label, rng, style)), e, tuple(answers), chain)
 
 
+def graph_questions(store: KGStore, n: int, seed: int, style: str = "train") -> list[QAItem]:
+    """:func:`generated_questions` from entities of the graph sampled with ``seed`` (the same
+    seed draws the questions)."""
+    entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
+    return list(generated_questions(store, entities, n=n, seed=seed, style=style))
+
+
+def with_gold(walker: _Walker, question: str, topic: Entity, answers: Sequence[str], depth: int = 2) -> QAItem | None:
+    """The question with the gold chain its answers reveal (:func:`gold_chain`), or None."""
+    gold = gold_chain(walker.chains(topic.id, depth), answers)
+    return None if gold is None else QAItem(question, topic, tuple(answers), gold)
+
+
 def _entity_ids(store: KGStore, limit: int, seed: int) -> list[str]:
     """Up to ``limit`` entities of the graph (subjects and entity objects), sampled: where a
     question may start."""
