@@ -10,10 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer
 from kgcite.retrieve.paths import Step
-from kgcite.train.calibrate import Probe, choose_threshold, curve
+from kgcite.runtime import Runtime
+from kgcite.train.calibrate import asked_twice, lowest_abstaining, pipeline_curve
 from kgcite.train.grounding import GroundingConfig, StepMap, examples_for, export_encoder, train_grounding
 from kgcite.train.paths import QAItem
 from tests.conftest import BOOKS
@@ -30,7 +32,9 @@ def store(books_store: EmbeddedStore) -> EmbeddedStore:
 def _item(store: EmbeddedStore) -> QAItem:
     topic = store.entity("Ines Calder")
     assert topic is not None
-    return QAItem("which publishers published the books written by [Ines Calder]", topic, ("Harbor Press",), GOLD)
+    return QAItem(
+        "which publishers published the books written by [Ines Calder]", topic, ("Harbor Press", "Northwind"), GOLD
+    )
 
 
 def test_negatives_are_chains_the_graph_offers_never_the_gold_one(store: EmbeddedStore) -> None:
@@ -48,16 +52,41 @@ def test_examples_mask_the_topic_and_describe_chains_with_values(store: Embedded
     assert ex.positive not in ex.negatives and ex.hops == 2
 
 
-def test_threshold_is_the_lowest_that_abstains_on_missing_relations() -> None:
-    probes = [Probe(0.9, True, True), Probe(0.8, True, True), Probe(0.6, True, False), Probe(0.7, False, False)]
-    probes += [Probe(0.3, False, False)] * 19
-    assert choose_threshold(probes, min_na=0.95) == 0.6  # [NA] on 19 of the 20 unanswerable
-    assert choose_threshold(probes, keep=1.0) == 0.8  # the lowest-scoring right answer still answered
-    assert choose_threshold(probes, keep=0.5) == 0.9
-    t = choose_threshold(probes, min_na=1.0)
-    assert t == 0.8
-    [row] = curve(probes, [t])
-    assert row["na_on_missing"] == 1.0 and row["coverage"] == pytest.approx(2 / 3) and row["precision"] == 1.0
+def test_threshold_is_the_lowest_at_which_the_pipeline_abstains() -> None:
+    rows = [
+        {"threshold": 0.1, "na_on_missing": 0.90},
+        {"threshold": 0.3, "na_on_missing": 0.96},
+        {"threshold": 0.5, "na_on_missing": 0.99},
+    ]
+    assert lowest_abstaining(rows) == 0.3
+    assert lowest_abstaining(rows, min_na=0.99) == 0.5
+    assert lowest_abstaining(rows, min_na=1.0) == 0.5  # none abstains enough: the one that abstains most
+
+
+def test_the_calibration_curve_asks_the_whole_pipeline(store: EmbeddedStore) -> None:
+    """Each dev question asked of its topic and of an entity lacking its relation, through the
+    shipped scorer's pipeline: a threshold no chain clears leaves the two-hop question [NA]."""
+    press = store.entity("Harbor Press")
+    assert press is not None
+    languages = QAItem(
+        "which languages are the books published by [Harbor Press] in",
+        press,
+        ("Portuguese", "Danish"),
+        (Step("published_by", True), Step("in_language")),
+    )
+    asked = asked_twice(store, [_item(store), languages], seed=1)
+    assert [(a.topic.id, bool(a.answers)) for a in asked] == [
+        ("Ines Calder", True),
+        ("Harbor Press", False),
+        ("Harbor Press", True),
+        ("Ines Calder", False),
+    ]
+    generator = Runtime(store=store, cache=None).generator("grounded")
+    assert isinstance(generator, GroundedGenerator)
+    low, high = pipeline_curve([(generator, asked)], [0.0, 50.0])
+    assert low["hits_at_1"] == 1.0 and low["coverage"] == 1.0
+    assert high["hits_at_1"] == 0.0  # one-hop statements alone: no publisher
+    assert high["na_on_missing"] >= low["na_on_missing"]
 
 
 def test_a_short_training_run_exports_a_scorer_that_loads(store: EmbeddedStore, tmp_path: Path) -> None:

@@ -389,12 +389,17 @@ class GroundedGenerator(Generator):
             return None
         if retrieval.analysis is not None and len(retrieval.analysis.parts) > 1:
             return None
-        result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked])
+        asked = set(retrieval.analysis.relations) if retrieval.analysis and not retrieval.analysis.summary else set()
+        result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
         if result.best is None or not result.answers or not walks_asked(result.best.chain, retrieval.analysis):
             return None
         if any(not s.na for s in plan.sentences):
             return result if len(result.best.chain) > 1 else None
-        # the statements say [NA]: only a path a word of the question names may answer, not a guess
+        # the statements say [NA]: only a path a word of the question names may answer, not a
+        # guess; where they name the relation the topic lacks, words must name every hop (the
+        # birthplace of X's father is no answer to "Where was X born?")
+        if plan.absent:
+            return result if result.named_every else None
         return result if result.named else None
 
     def statements(self, retrieval: Retrieval) -> Statements:

@@ -114,6 +114,59 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
     return mentions
 
 
+def soft_mentions(
+    question: str,
+    relations: Sequence[str],
+    taken: Sequence[Mention],
+    embedding: EmbeddingScorer,
+    *,
+    min_similarity: float = 0.5,
+    min_margin: float = 0.08,
+) -> list[Mention]:
+    """Mentions in words no relation's name or lexicon phrase holds ("town" for ``home city``,
+    "firm" for ``employer``): a content word whose MiniLM vector is near one relation name,
+    clearly nearer than to any other (the question reader's rule for a whole part, applied per
+    word). ``taken``: mentions already read; their positions and relations are not read again
+    (a relation named twice must be walked twice)."""
+    labels: dict[str, set[str]] = {}
+    for r in relations:
+        labels.setdefault(property_label(r), set()).add(r)
+    if len(labels) < 2:
+        return []
+    names = list(labels)
+    at = {m.at for m in taken}
+    named = {r for m in taken for r in m.relations}
+    free = [
+        (i, w)
+        for i, (w, token) in enumerate(zip(words(question), question_tokens(question), strict=True))
+        if i not in at and token and not token.startswith("<") and len(w) >= 3
+    ]
+    if not free:
+        return []
+    vectors = embedding.vectors([w for _, w in free] + names)  # one batch; names and words are cached
+    found: list[Mention] = []
+    for k, (i, _) in enumerate(free):
+        sims = vectors[len(free) :] @ vectors[k]
+        first, second = np.argsort(-sims)[:2]
+        rels = labels[names[int(first)]]
+        if sims[first] >= min_similarity and sims[first] - sims[second] >= min_margin and not rels & named:
+            found.append(Mention(i, frozenset(rels)))
+            named |= rels
+    return found
+
+
+def unexplained_words(question: str, asked: Sequence[Mention]) -> int:
+    """Content words of the question that are part of no mention: neither a mention's own word
+    nor a word of a mentioned relation's name ("place" in "In which place did X die")."""
+    at = {m.at for m in asked}
+    names = [w for r in {r for m in asked for r in m.relations} for w in relation_words(r)]
+    return sum(
+        1
+        for i, token in enumerate(question_tokens(question))
+        if token and not token.startswith("<") and i not in at and not any(_same(token, w) for w in names)
+    )
+
+
 def mention_order(question: str, mentions: Sequence[Mention]) -> list[frozenset[str]]:
     """The mentions' relations, nearest to the topic mention first: English names a chain's
     first hop next to its topic ("directors of films written by the writer of X": written,
@@ -157,6 +210,21 @@ def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
         return 0.0 if not matched else matched / len(chain)
     precision, recall = matched / len(chain), min(1.0, matched_hops(chain, required) / len(required))
     return 2 * precision * recall / (precision + recall) if recall else 0.0
+
+
+def reading_features(chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> dict[str, float]:
+    """How the question's relation mentions meet a chain: their F1, 1 when a required one is
+    left out, hops no mention names (a relation walked there and back is named once), order
+    agreement, and hops."""
+    required = [m for m in asked if not m.optional]
+    named = {r for m in asked for r in m.relations}
+    return {
+        "mention_f1": mention_f1(chain, asked),
+        "missing": float(bool(required) and matched_hops(chain, required) < len(required)),
+        "unnamed": float(sum(s.relation not in named for s in chain)) if asked else 0.0,
+        "order": order_agreement(chain, order),
+        "hops": float(len(chain)),
+    }
 
 
 def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]]:
@@ -229,12 +297,13 @@ class ZeroShotPathScorer:
         examples: Callable[[Step], Sequence[str]] | None = None,
         type_cost: float = 0.15,
         unnamed_cost: float = 1.0,
+        soft: bool = True,
     ) -> None:
         self.relations = tuple(relations)
         self._known = frozenset(self.relations)
         self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
-        self.order_weight = order_weight
+        self.order_weight, self.soft = order_weight, soft and embedding is not None
         self._read: dict[
             tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]
         ] = {}  # the beam asks 3 times
@@ -246,7 +315,10 @@ class ZeroShotPathScorer:
         if key not in self._read:
             if len(self._read) > 10_000:
                 self._read.clear()
-            mentions = relation_mentions(question, [*self.relations, *sorted(extra)])
+            vocabulary = [*self.relations, *sorted(extra)]
+            mentions = relation_mentions(question, vocabulary)
+            if self.soft and isinstance(self.embedding, EmbeddingScorer):
+                mentions += soft_mentions(question, vocabulary, mentions, self.embedding)
             self._read[key] = mentions, mention_order(question, mentions)
         return self._read[key]
 
@@ -287,9 +359,17 @@ class ZeroShotPathScorer:
             [0.0 if time_valued(examples(c[-1])) == wants_time else -self.type_cost for c in chains], dtype=np.float32
         )
 
-    def names(self, question: str, chain: Chain) -> bool:
-        """Whether a word of the question names a relation the chain walks (not only its likeness)."""
+    def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
+        """Whether a word of the question names a relation the chain walks (not only its
+        likeness); ``every``: each of its hops is named, or left to a word of the question that
+        names no relation ("the *author* of X": a hop the lexicon does not know by that name). A
+        hop no word is left for is a guess: "What is the birthplace of X?" is not answered by the
+        birthplace of X's father."""
         asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
+        if every:
+            named = {r for m in asked for r in m.relations}
+            unnamed = sum(s.relation not in named for s in chain)
+            return bool(chain) and unnamed <= unexplained_words(question, asked)
         return matched_hops(chain, asked) > 0
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> float:
@@ -299,15 +379,14 @@ class ZeroShotPathScorer:
         birthplace, nor through the city it is twinned with), and a hop whose relation nobody
         named costs ``unnamed_cost`` (a relation walked there and back is named once: "films
         starred by X actors")."""
-        score = (
-            mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
+        f = reading_features(chain, asked, order)
+        return (
+            f["mention_f1"]
+            + self.order_weight * f["order"]
+            - self.length_cost * f["hops"]
+            - self.unnamed_cost * f["unnamed"]
+            - f["missing"]
         )
-        if asked:
-            named = {r for m in asked for r in m.relations}
-            unnamed = sum(s.relation not in named for s in chain)  # walking back along a named relation is named
-            required = [m for m in asked if not m.optional]
-            score -= self.unnamed_cost * unnamed + (1.0 if matched_hops(chain, required) < len(required) else 0.0)
-        return score
 
     def rescore(self, question: str, chains: Sequence[Chain], near: AbstractSet[str]) -> np.ndarray:
         """:meth:`scores` knowing the relations met around the topic."""
@@ -358,16 +437,20 @@ class GroundingPathScorer:
     def threshold(self) -> float:
         return self._threshold
 
-    def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
-        if not chains:
-            return np.zeros(0, dtype=np.float32)
+    def cosines(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """The model's cosine between the question (moved by the adapter, if any) and each chain's description."""
         texts = [chain_description(c, self.examples) for c in chains]
-        hops = np.array([len(c) for c in chains], dtype=np.float32)
         q = self.embedding.vectors([question])[0]
         if self.adapter is not None:  # a user's graph's few examples moved the questions
             q = q @ self.adapter
             q = q / max(float(np.linalg.norm(q)), 1e-12)
-        out = (self.embedding.vectors(texts) @ q).astype(np.float32) - self.length_cost * hops
+        return (self.embedding.vectors(texts) @ q).astype(np.float32)
+
+    def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        if not chains:
+            return np.zeros(0, dtype=np.float32)
+        hops = np.array([len(c) for c in chains], dtype=np.float32)
+        out = self.cosines(question, chains) - self.length_cost * hops
         if self.reader is None:
             return out
         # the answer's kind ("when", "which county") read as zero-shot reads it, and the
@@ -375,13 +458,14 @@ class GroundingPathScorer:
         out += self.reader.type_penalty(question, chains)
         return out + self.lexical_weight * self.reader.scores(question, chains) if self.lexical_weight else out
 
-    def names(self, question: str, chain: Chain) -> bool:
+    def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """A question word names a relation of the chain (the zero-shot reading), or the model
         grounds it with confidence (its score clears ``named_threshold``): "what kind of film"
-        names ``has genre`` in no word of its name."""
-        if self.reader is not None and self.reader.names(question, chain):
+        names ``has genre`` in no word of its name. ``every``: words name each hop (the
+        reading's alone: a likeness does not name the hop it adds)."""
+        if self.reader is not None and self.reader.names(question, chain, every=every):
             return True
-        return bool(self.scores(question, [chain])[0] >= self.named_threshold)
+        return not every and bool(self.scores(question, [chain])[0] >= self.named_threshold)
 
 
 def shipped_grounding() -> Path:

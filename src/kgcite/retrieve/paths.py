@@ -84,7 +84,9 @@ class KnowsNamed(Protocol):
     """A scorer that can tell whether the question's words name a relation of a chain, as
     opposed to the chain merely being the nearest likeness of the question."""
 
-    def names(self, question: str, chain: Chain) -> bool: ...
+    def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
+        """``every``: each hop, not just one, is named by a word of the question."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,7 @@ class PathResult:
     constraints: tuple[str, ...] = ()  # labels of topic entities used as constraints
     stats: dict[str, int] = field(default_factory=dict)
     named: bool = True  # a word of the question names a relation of the best chain (False: likeness alone)
+    named_every: bool = True  # … and every hop of it has such a word
 
     @property
     def answered(self) -> bool:
@@ -278,7 +281,11 @@ class PathReasoner:
         found = find_topics(self.store, question, topics, self.linker)
         return self.answer(question, found) if found else PathResult(question, (), None, (), (), 0.0)
 
-    def answer(self, question: str, topics: Sequence[Entity]) -> PathResult:
+    def answer(self, question: str, topics: Sequence[Entity], must_walk: AbstractSet[str] = frozenset()) -> PathResult:
+        """The best walked chain clearing the threshold, and its answers. ``must_walk``: relations
+        the question reader found asked (:attr:`~kgcite.retrieve.question.QuestionAnalysis.relations`);
+        when given, only a chain walking one of them may answer ("What town is the club of X
+        from?" names ``home city``: X's club, however alike, is not the answer)."""
         t0 = time.perf_counter()
         if not topics:
             raise ValueError("path reasoning needs at least one topic entity")
@@ -334,7 +341,14 @@ class PathReasoner:
             stats["chains_reranked"] = len(top)
             scored = dict(zip(top, map(float, values), strict=True))
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
-        fit = [c for c in ranked if c.chain in walked and c.score >= threshold]
+        asked = {property_key(r) for r in must_walk}
+        fit = [
+            c
+            for c in ranked
+            if c.chain in walked
+            and c.score >= threshold
+            and (not asked or any(property_key(s.relation) in asked for s in c.chain))
+        ]
         used: list[str] = []
         constrained = self._constrained(query, main.id, ranked, walked, others, threshold) if others else None
         if constrained is not None:
@@ -354,6 +368,7 @@ class PathReasoner:
             constraints=tuple(used),
             stats=stats,
             named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
+            named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
         )
 
     # -- the walk -------------------------------------------------------------------------------
