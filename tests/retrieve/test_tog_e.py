@@ -12,9 +12,10 @@ import pytest
 from kgcite.kg import EmbeddedStore
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.neighbourhood import khop_neighbourhood
-from kgcite.retrieve.scoring import BM25Scorer, EmbeddingScorer, HybridScorer, content_stems, coverage, stem
+from kgcite.retrieve.scoring import BM25Scorer, EmbeddingScorer, HybridScorer, content_stems, coverage
 from kgcite.retrieve.tog_e import ToGE, ToGEConfig, focus_stems
 from kgcite.retrieve.topics import bracketed_topics
+from kgcite.text.lexicon import stem
 
 KB = """\
 Jaws|directed_by|Steven Spielberg

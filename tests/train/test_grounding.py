@@ -15,7 +15,7 @@ from kgcite.kg import EmbeddedStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer
 from kgcite.retrieve.paths import Step
 from kgcite.runtime import Runtime
-from kgcite.train.calibrate import asked_twice, lowest_abstaining, pipeline_curve
+from kgcite.train.calibrate import asked_twice, highest_keeping, pipeline_curve
 from kgcite.train.grounding import GroundingConfig, StepMap, examples_for, export_encoder, train_grounding
 from kgcite.train.paths import QAItem
 from tests.conftest import BOOKS
@@ -52,15 +52,15 @@ def test_examples_mask_the_topic_and_describe_chains_with_values(store: Embedded
     assert ex.positive not in ex.negatives and ex.hops == 2
 
 
-def test_threshold_is_the_lowest_at_which_the_pipeline_abstains() -> None:
+def test_threshold_is_the_highest_that_keeps_the_pipelines_answers() -> None:
     rows = [
-        {"threshold": 0.1, "na_on_missing": 0.90},
-        {"threshold": 0.3, "na_on_missing": 0.96},
-        {"threshold": 0.5, "na_on_missing": 0.99},
+        {"threshold": 0.1, "hits_at_1": 0.910, "na_on_missing": 0.40},
+        {"threshold": 0.3, "hits_at_1": 0.908, "na_on_missing": 0.50},
+        {"threshold": 0.5, "hits_at_1": 0.880, "na_on_missing": 0.60},
     ]
-    assert lowest_abstaining(rows) == 0.3
-    assert lowest_abstaining(rows, min_na=0.99) == 0.5
-    assert lowest_abstaining(rows, min_na=1.0) == 0.5  # none abstains enough: the one that abstains most
+    assert highest_keeping(rows) == 0.3
+    assert highest_keeping(rows, tolerance=0.0) == 0.1
+    assert highest_keeping(rows, tolerance=0.05) == 0.5
 
 
 def test_the_calibration_curve_asks_the_whole_pipeline(store: EmbeddedStore) -> None:

@@ -1,6 +1,9 @@
-"""Write the three held-out graphs of ``benchmarks/kgqa.py`` and their 2-hop questions.
+"""Write the held-out graphs of ``benchmarks/kgqa.py`` and their 2-hop questions.
 
-Written after the shipped grounding model was frozen, to measure it on graphs it never saw:
+football, music and family were written after the shipped grounding model was frozen; aviation,
+school and hospital after the path-scoring rules and ``[NA]`` threshold that answer with it were
+frozen (their failures were never looked at before they were measured). To measure on graphs
+nothing was tuned to:
 each uses a relation-naming style of its own (Freebase-like ids, camelCase, snake_case) and the
 questions ask in words that are not the relations' names ("team-mates", "record company",
 "mom", "kid"). Entities and facts are invented here by hand; the questions come from
@@ -216,10 +219,188 @@ FAMILY_QUESTIONS: list[tuple[list[Step], list[str]]] = [
     ),
 ]
 
+# -- written after the path-scoring rules and threshold of the next revision were frozen -----
+
+AVIATION = {
+    "operator_airline": [
+        ("Heron One", "Kestrel Air"),
+        ("Heron Two", "Kestrel Air"),
+        ("Swift Ayla", "Blue Fen Airways"),
+        ("Swift Bren", "Blue Fen Airways"),
+        ("Gannet Cora", "Corvid Jet"),
+        ("Gannet Dane", "Corvid Jet"),
+        ("Plover Eira", "Marlow Skies"),
+        ("Plover Finch", "Marlow Skies"),
+    ],
+    "airline_hub_airport": [
+        ("Kestrel Air", "Tollan International"),
+        ("Blue Fen Airways", "Brisa Field"),
+        ("Corvid Jet", "Quen Airport"),
+        ("Marlow Skies", "Tollan International"),
+    ],
+    "airport_serves_city": [
+        ("Tollan International", "Tollan"),
+        ("Brisa Field", "Brisa"),
+        ("Quen Airport", "Quenby"),
+    ],
+    "airline_ceo": [
+        ("Kestrel Air", "Ilse Rademaker"),
+        ("Blue Fen Airways", "Joran Vell"),
+        ("Corvid Jet", "Kasia Moor"),
+        ("Marlow Skies", "Lev Otten"),
+    ],
+    "person_born_in": [
+        ("Ilse Rademaker", "Harth"),
+        ("Joran Vell", "Brisa"),
+        ("Kasia Moor", "Quenby"),
+        ("Lev Otten", "Harth"),
+    ],
+}
+AVIATION_QUESTIONS: list[tuple[list[Step], list[str]]] = [
+    (
+        [("operator_airline", False), ("airline_hub_airport", False)],
+        ["Which airport is the home base of the carrier that flies {x}?", "Where is the hub of {x}'s airline?"],
+    ),
+    (
+        [("operator_airline", False), ("airline_ceo", False)],
+        ["Who runs the company that operates {x}?", "Who is the boss of the airline flying {x}?"],
+    ),
+    (
+        [("airline_hub_airport", False), ("airport_serves_city", False)],
+        ["Which city does {x}'s main airport serve?", "What town is the hub of {x} near?"],
+    ),
+    (
+        [("airline_ceo", False), ("person_born_in", False)],
+        ["Where was the chief executive of {x} born?", "What is the hometown of {x}'s CEO?"],
+    ),
+    (
+        [("operator_airline", False), ("operator_airline", True)],
+        ["Which other planes does the airline of {x} fly?", "What aircraft share an operator with {x}?"],
+    ),
+]
+
+SCHOOL = {
+    "enrolledAt": [
+        ("Amy Okafor", "Linden Grammar"),
+        ("Ben Haskett", "Linden Grammar"),
+        ("Cleo Marsh", "Fairwater Academy"),
+        ("Dev Rao", "Fairwater Academy"),
+        ("Esra Kaya", "St Olave's School"),
+        ("Finn Doyle", "St Olave's School"),
+        ("Gwen Pryce", "Hollins High"),
+        ("Hari Nair", "Hollins High"),
+    ],
+    "headTeacher": [
+        ("Linden Grammar", "Margit Sollie"),
+        ("Fairwater Academy", "Tobias Wren"),
+        ("St Olave's School", "Ursula Kemp"),
+        ("Hollins High", "Victor Ames"),
+    ],
+    "locatedInTown": [
+        ("Linden Grammar", "Linden"),
+        ("Fairwater Academy", "Fairwater"),
+        ("St Olave's School", "Cowley"),
+        ("Hollins High", "Linden"),
+    ],
+    "specialisesIn": [
+        ("Margit Sollie", "chemistry"),
+        ("Tobias Wren", "history"),
+        ("Ursula Kemp", "mathematics"),
+        ("Victor Ames", "music"),
+    ],
+    "townMayor": [
+        ("Linden", "Greta Holm"),
+        ("Fairwater", "Oskar Brandt"),
+        ("Cowley", "Priya Shah"),
+    ],
+}
+SCHOOL_QUESTIONS: list[tuple[list[Step], list[str]]] = [
+    (
+        [("enrolledAt", False), ("headTeacher", False)],
+        ["Who is the principal of {x}'s school?", "Who heads the school that {x} attends?"],
+    ),
+    (
+        [("enrolledAt", False), ("locatedInTown", False)],
+        ["In which town does {x} go to school?", "Where is {x}'s school?"],
+    ),
+    (
+        [("headTeacher", False), ("specialisesIn", False)],
+        ["What subject does the head of {x} teach?", "Which subject is the principal of {x} an expert in?"],
+    ),
+    (
+        [("locatedInTown", False), ("townMayor", False)],
+        ["Who is the mayor of the town {x} is in?", "Who governs the town where {x} stands?"],
+    ),
+    (
+        [("enrolledAt", False), ("enrolledAt", True)],
+        ["Who are {x}'s classmates?", "Which pupils go to the same school as {x}?"],
+    ),
+]
+
+HOSPITAL = {
+    "patient of": [
+        ("Alma Quist", "Dr Bruno Salk"),
+        ("Cyril Ode", "Dr Bruno Salk"),
+        ("Dora Fenn", "Dr Edda Lorne"),
+        ("Emil Haag", "Dr Edda Lorne"),
+        ("Flora Cray", "Dr Gideon Pike"),
+        ("Gerd Mahl", "Dr Gideon Pike"),
+        ("Hanne Voss", "Dr Ines Morrow"),
+        ("Ivan Lutz", "Dr Ines Morrow"),
+    ],
+    "practises at": [
+        ("Dr Bruno Salk", "St Agatha's Hospital"),
+        ("Dr Edda Lorne", "Riverside Clinic"),
+        ("Dr Gideon Pike", "St Agatha's Hospital"),
+        ("Dr Ines Morrow", "Northgate Infirmary"),
+    ],
+    "hospital in": [
+        ("St Agatha's Hospital", "Wexmoor"),
+        ("Riverside Clinic", "Darlow"),
+        ("Northgate Infirmary", "Pellham"),
+    ],
+    "medical speciality": [
+        ("Dr Bruno Salk", "cardiology"),
+        ("Dr Edda Lorne", "dermatology"),
+        ("Dr Gideon Pike", "neurology"),
+        ("Dr Ines Morrow", "paediatrics"),
+    ],
+    "chief physician": [
+        ("St Agatha's Hospital", "Dr Kurt Amberg"),
+        ("Riverside Clinic", "Dr Lena Hoff"),
+        ("Northgate Infirmary", "Dr Mats Ekdal"),
+    ],
+}
+HOSPITAL_QUESTIONS: list[tuple[list[Step], list[str]]] = [
+    (
+        [("patient of", False), ("practises at", False)],
+        ["Which hospital does {x}'s doctor work in?", "At what clinic can the physician of {x} be found?"],
+    ),
+    (
+        [("patient of", False), ("medical speciality", False)],
+        ["What field is {x}'s doctor trained in?", "What kind of specialist treats {x}?"],
+    ),
+    (
+        [("practises at", False), ("hospital in", False)],
+        ["In which city does {x} work?", "Which city is {x}'s hospital in?"],
+    ),
+    (
+        [("practises at", False), ("chief physician", False)],
+        ["Who is {x}'s boss at the hospital?", "Who leads the hospital where {x} works?"],
+    ),
+    (
+        [("patient of", False), ("patient of", True)],
+        ["Who else is treated by {x}'s doctor?", "Which patients share a physician with {x}?"],
+    ),
+]
+
 GRAPHS = {
     "football": (FOOTBALL, FOOTBALL_QUESTIONS),
     "music": (MUSIC, MUSIC_QUESTIONS),
     "family": (FAMILY, FAMILY_QUESTIONS),
+    "aviation": (AVIATION, AVIATION_QUESTIONS),
+    "school": (SCHOOL, SCHOOL_QUESTIONS),
+    "hospital": (HOSPITAL, HOSPITAL_QUESTIONS),
 }
 
 

@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.models.embed import CachedEmbedder, Embedder
-from kgcite.text.lexicon import QUESTION_WORDS, STOP
+from kgcite.text.lexicon import QUESTION_WORDS, STOP, stem
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -95,29 +95,6 @@ class BM25Scorer:
 #: Words that name no relation: the lexicon's function words, question words, pronouns, and the
 #: sharing words (``path_scorers.SHARING`` reads those as markers before this list is applied).
 STOP_WORDS = STOP | QUESTION_WORDS | frozenset(["same", "share", "shared", "together", "they", "he", "she"])
-#: Irregular forms a suffix rule cannot reach.
-_IRREGULAR = {
-    "wrote": "write",
-    "written": "write",
-    "spoke": "speak",
-    "spoken": "speak",
-    "born": "bear",
-    "won": "win",
-    "made": "make",
-}
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ors", "or", "ies", "ied", "ed", "es", "s")
-
-
-def stem(word: str) -> str:
-    """A crude English stem: ``directors``/``directed`` → ``direct``, ``starred`` → ``star``."""
-    w = _IRREGULAR.get(word, word)
-    for suffix in _SUFFIXES:
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
-            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsaeiou":
-                w = w[:-1]
-            break
-    return w
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -108,14 +108,20 @@ _IRREGULAR = {
 
 
 def stem(word: str) -> str:
-    """A crude stem: an inflection, then a derivation stripped; a final ``e`` and a doubled consonant dropped."""
+    """A crude stem, the one every reader of questions and relation names uses: an inflection,
+    then a derivation stripped; a final consonant-``y`` read as ``i``; a final ``e`` and a doubled
+    consonant dropped."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     if word.isdigit():
         return word
+    if len(word) == 4 and word.endswith("y") and word[-2] not in "aeiou":  # "city" as "cities"
+        return word[:-1] + "i"
     if len(word) <= 4:  # "pass" as "passed" ends: one stem for both
         return word[:-1] if len(word) == 4 and word[-1] == word[-2] and word[-1] not in "aeiou" else word
     word = _strip(_strip(word, _INFLECTIONS), _DERIVATIONS)
+    if word.endswith("y") and word[-2] not in "aeiou":  # "marry" as "married", "company" as "companies"
+        word = word[:-1] + "i"
     if len(word) > 4 and word.endswith("e"):
         word = word[:-1]
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
