@@ -16,8 +16,9 @@ Path systems run the whole answer pipeline (statements, verification by the judg
 counted (0: no rewrite). Metrics are ``kgcite eval answers``'s.
 
 Other graphs (fictional, written for this; see ``benchmarks/data/kgqa/LICENSE.md``): football,
-music and family (written after the grounding model was frozen), aviation, school and hospital
-(written after the path-scoring rules and ``[NA]`` threshold were frozen too), all with 2-hop
+music and family (written after the first grounding model was frozen), aviation, school and
+hospital (after the path-scoring rules and ``[NA]`` threshold were frozen too), theatre, farm and
+university (after the model trained with WordNet paraphrases was frozen), all with 2-hop
 questions in words that are not the relations' names; port (held out from the zero-shot
 scorer), lab (a development set), and questions generated from BioKaLMA in phrasings training
 never uses. A question with
@@ -179,7 +180,18 @@ def main() -> None:
             open_kg(str(DATA / f"{name}_graph.tsv")),
             dataset_file(DATA / f"{name}_questions.jsonl"),
         )
-        for name in ("football", "music", "family", "aviation", "school", "hospital", "port")
+        for name in (
+            "football",
+            "music",
+            "family",
+            "aviation",
+            "school",
+            "hospital",
+            "theatre",
+            "farm",
+            "university",
+            "port",
+        )
     ]
     sets.append(
         ("lab graph (development)", open_kg(str(DATA / "lab_graph.tsv")), dataset_file(DATA / "lab_questions.jsonl"))

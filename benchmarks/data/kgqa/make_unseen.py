@@ -394,6 +394,186 @@ HOSPITAL_QUESTIONS: list[tuple[list[Step], list[str]]] = [
     ),
 ]
 
+# -- written after the WordNet-trained grounding model was frozen, before it was measured ------
+
+THEATRE = {
+    "theatre.play.playwright": [
+        ("The Salt Wife", "Orla Brennagh"),
+        ("A House of Moths", "Orla Brennagh"),
+        ("Quiet Engines", "Tomasz Wilk"),
+        ("The Lantern Fair", "Tomasz Wilk"),
+        ("Blue Hour", "Renata Sousa"),
+        ("Ferryman's Daughter", "Renata Sousa"),
+        ("Glass Crowns", "Idris Obi"),
+        ("The Long Table", "Idris Obi"),
+    ],
+    "theatre.play.premiere_venue": [
+        ("The Salt Wife", "Harbour Playhouse"),
+        ("A House of Moths", "Old Mill Theatre"),
+        ("Quiet Engines", "Harbour Playhouse"),
+        ("The Lantern Fair", "Crescent Stage"),
+        ("Blue Hour", "Old Mill Theatre"),
+        ("Ferryman's Daughter", "Crescent Stage"),
+        ("Glass Crowns", "Harbour Playhouse"),
+        ("The Long Table", "Old Mill Theatre"),
+    ],
+    "theatre.venue.city": [
+        ("Harbour Playhouse", "Gullhaven"),
+        ("Old Mill Theatre", "Brackley"),
+        ("Crescent Stage", "Ostmere"),
+    ],
+    "theatre.venue.artistic_director": [
+        ("Harbour Playhouse", "Nadia Fairlie"),
+        ("Old Mill Theatre", "Conrad Pask"),
+        ("Crescent Stage", "Yvette Roux"),
+    ],
+    "people.person.alma_mater": [
+        ("Orla Brennagh", "Drummond College"),
+        ("Tomasz Wilk", "Ostmere Conservatory"),
+        ("Renata Sousa", "Drummond College"),
+        ("Idris Obi", "Gullhaven School of Drama"),
+    ],
+}
+THEATRE_QUESTIONS: list[tuple[list[Step], list[str]]] = [
+    (
+        [("theatre.play.playwright", False), ("people.person.alma_mater", False)],
+        ["Where did the author of {x} study?", "Which college did the dramatist of {x} go to?"],
+    ),
+    (
+        [("theatre.play.premiere_venue", False), ("theatre.venue.city", False)],
+        ["In which town did {x} first open?", "What city is the stage where {x} opened located in?"],
+    ),
+    (
+        [("theatre.play.premiere_venue", False), ("theatre.venue.artistic_director", False)],
+        ["Who runs the theatre where {x} was first performed?", "Who is in charge of the venue {x} opened at?"],
+    ),
+    (
+        [("theatre.play.playwright", False), ("theatre.play.playwright", True)],
+        ["What else did the writer of {x} write?", "Which other plays are by the author of {x}?"],
+    ),
+]
+
+FARM = {
+    "GROWN_AT": [
+        ("Redgold apples", "Elmstead Farm"),
+        ("Winter kale", "Elmstead Farm"),
+        ("Blue Vale cheese", "Marrow Hill Dairy"),
+        ("Cultured butter", "Marrow Hill Dairy"),
+        ("Heather honey", "Skelby Apiary"),
+        ("Wildflower honey", "Skelby Apiary"),
+        ("Ember chillies", "Sunhollow Gardens"),
+        ("Cherry tomatoes", "Sunhollow Gardens"),
+    ],
+    "FARM_REGION": [
+        ("Elmstead Farm", "Wealdshire"),
+        ("Marrow Hill Dairy", "Coldbeck Vale"),
+        ("Skelby Apiary", "Wealdshire"),
+        ("Sunhollow Gardens", "Southmarch"),
+    ],
+    "FARM_OWNER": [
+        ("Elmstead Farm", "Ruth Cadell"),
+        ("Marrow Hill Dairy", "Owain Pryor"),
+        ("Skelby Apiary", "Mina Halloran"),
+        ("Sunhollow Gardens", "Basil Okoro"),
+    ],
+    "SOLD_BY": [
+        ("Redgold apples", "Corner Larder"),
+        ("Blue Vale cheese", "Corner Larder"),
+        ("Heather honey", "Thistle Market"),
+        ("Ember chillies", "Thistle Market"),
+        ("Winter kale", "Greengage Grocers"),
+        ("Cultured butter", "Greengage Grocers"),
+        ("Wildflower honey", "Greengage Grocers"),
+        ("Cherry tomatoes", "Corner Larder"),
+    ],
+    "SHOP_TOWN": [
+        ("Corner Larder", "Ashby Cross"),
+        ("Thistle Market", "Wendlow"),
+        ("Greengage Grocers", "Ashby Cross"),
+    ],
+}
+FARM_QUESTIONS: list[tuple[list[Step], list[str]]] = [
+    (
+        [("GROWN_AT", False), ("FARM_OWNER", False)],
+        ["Who owns the farm that produces {x}?", "Whose farm does {x} come from?"],
+    ),
+    (
+        [("GROWN_AT", False), ("FARM_REGION", False)],
+        ["Which region is {x} from?", "In what area is the farm that makes {x}?"],
+    ),
+    (
+        [("SOLD_BY", False), ("SHOP_TOWN", False)],
+        ["In which town can I buy {x}?", "Where is the shop that stocks {x}?"],
+    ),
+    (
+        [("FARM_OWNER", True), ("GROWN_AT", True)],
+        ["What does {x}'s farm produce?", "Which products come from the farm run by {x}?"],
+    ),
+    (
+        [("SOLD_BY", False), ("SOLD_BY", True)],
+        ["What else does the shop selling {x} stock?", "Which other goods are sold alongside {x}?"],
+    ),
+]
+
+UNIVERSITY = {
+    "works in department": [
+        ("Ada Lindqvist", "Department of Optics"),
+        ("Bilal Haddad", "Department of Optics"),
+        ("Chen Wei", "Department of Linguistics"),
+        ("Dana Moreau", "Department of Linguistics"),
+        ("Emre Aksoy", "Department of Geology"),
+        ("Freya Nolan", "Department of Geology"),
+        ("Goran Petrov", "Department of Botany"),
+        ("Hana Sato", "Department of Botany"),
+    ],
+    "department of": [
+        ("Department of Optics", "Carrow University"),
+        ("Department of Linguistics", "Carrow University"),
+        ("Department of Geology", "Pellbridge Institute"),
+        ("Department of Botany", "Pellbridge Institute"),
+    ],
+    "department head": [
+        ("Department of Optics", "Ivo Marsh"),
+        ("Department of Linguistics", "Juno Adler"),
+        ("Department of Geology", "Kiran Dutt"),
+        ("Department of Botany", "Lotte Brink"),
+    ],
+    "university located in": [
+        ("Carrow University", "Carrow"),
+        ("Pellbridge Institute", "Pellbridge"),
+    ],
+    "doctoral supervisor": [
+        ("Ada Lindqvist", "Ivo Marsh"),
+        ("Chen Wei", "Juno Adler"),
+        ("Emre Aksoy", "Kiran Dutt"),
+        ("Goran Petrov", "Lotte Brink"),
+        ("Bilal Haddad", "Juno Adler"),
+        ("Hana Sato", "Kiran Dutt"),
+    ],
+}
+UNIVERSITY_QUESTIONS: list[tuple[list[Step], list[str]]] = [
+    (
+        [("works in department", False), ("department head", False)],
+        ["Who chairs {x}'s department?", "Who is the head of the department {x} works in?"],
+    ),
+    (
+        [("works in department", False), ("department of", False)],
+        ["At which university does {x} work?", "What institution employs {x}?"],
+    ),
+    (
+        [("doctoral supervisor", False), ("works in department", False)],
+        ["In which department is {x}'s PhD adviser?", "Which department does the mentor of {x} belong to?"],
+    ),
+    (
+        [("works in department", False), ("works in department", True)],
+        ["Who are {x}'s colleagues in the department?", "Which researchers share a department with {x}?"],
+    ),
+    (
+        [("doctoral supervisor", False), ("department head", True)],
+        ["Which department does {x}'s doctoral adviser lead?", "What department is run by the supervisor of {x}?"],
+    ),
+]
+
 GRAPHS = {
     "football": (FOOTBALL, FOOTBALL_QUESTIONS),
     "music": (MUSIC, MUSIC_QUESTIONS),
@@ -401,6 +581,9 @@ GRAPHS = {
     "aviation": (AVIATION, AVIATION_QUESTIONS),
     "school": (SCHOOL, SCHOOL_QUESTIONS),
     "hospital": (HOSPITAL, HOSPITAL_QUESTIONS),
+    "theatre": (THEATRE, THEATRE_QUESTIONS),
+    "farm": (FARM, FARM_QUESTIONS),
+    "university": (UNIVERSITY, UNIVERSITY_QUESTIONS),
 }
 
 
