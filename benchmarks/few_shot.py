@@ -30,7 +30,7 @@ from kgcite.retrieve.topics import resolve_topic
 from kgcite.runs import DatasetItem, dataset_file, qa_record
 from kgcite.runtime import Runtime
 from kgcite.train.grounding import adapt_grounding, examples_for, store_of
-from kgcite.train.paths import QAItem, _Walker, graph_questions, with_gold
+from kgcite.train.paths import QAItem, graph_questions, walker_for, with_gold
 
 DATA = Path(__file__).resolve().parent / "data" / "kgqa"
 
@@ -45,7 +45,7 @@ def hits(store: KGStore, spec: str, items: Sequence[DatasetItem]) -> dict[str, A
 
 def train_items(store: KGStore, items: Sequence[DatasetItem]) -> list[QAItem]:
     """The examples as ``kgcite train paths --qa`` reads them: gold chains recovered from answers."""
-    walker, out = _Walker(store, 300), []
+    walker, out = walker_for(store, 300), []
     for it in items:
         try:
             topic = resolve_topic(store, it.topic[0])

@@ -8,7 +8,7 @@ import pytest
 
 from kgcite.kg import EmbeddedStore
 from kgcite.retrieve.paths import Step
-from kgcite.train.paths import _Walker, generated_questions, gold_chain
+from kgcite.train.paths import generated_questions, gold_chain, walker_for
 from tests.conftest import BOOKS
 
 
@@ -22,7 +22,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
 
 
 def test_the_shortest_chain_reaching_exactly_the_answers_is_gold(store: EmbeddedStore) -> None:
-    chains = _Walker(store, 100).chains("Ines Calder", 2)
+    chains = walker_for(store, 100).chains("Ines Calder", 2)
     assert gold_chain(chains, ["harbor_press", "Northwind"]) == (Step("written_by", True), Step("published_by"))
     assert gold_chain(chains, ["Harbor Press"]) is None  # no chain reaches exactly that
 
@@ -39,7 +39,7 @@ def test_generated_questions_are_answered_by_their_own_chain(store: EmbeddedStor
     ]
     items = list(generated_questions(store, entities, n=4, seed=1))
     assert items and all(it.topic.label in it.question and it.answers and it.chain for it in items)
-    walker = _Walker(store, 100)
+    walker = walker_for(store, 100)
     for it in items:
         reached = walker.chains(it.topic.id, 3)[it.chain]  # type: ignore[index]
         assert reached == frozenset(a.lower() for a in it.answers)

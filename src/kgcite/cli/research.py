@@ -106,7 +106,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.retrieve.topics import find_topics
     from kgcite.runs import dataset_file
     from kgcite.train.grounding import GroundingConfig, adapt_grounding, examples_for, run_recipe
-    from kgcite.train.paths import _Walker, with_gold
+    from kgcite.train.paths import walker_for, with_gold
 
     if not args.qa:
         config = GroundingConfig(
@@ -121,7 +121,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     examples, counts = [], {}
     for qa, kg in zip(args.qa, args.kg, strict=True):
         store = open_kg(kg)
-        walker, items, skipped = _Walker(store, 300), [], 0
+        walker, items, skipped = walker_for(store, 300), [], 0
         for it in dataset_file(Path(qa)):
             if not it.answers:
                 raise InputError(

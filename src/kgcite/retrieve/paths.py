@@ -201,31 +201,42 @@ def mask_topics(question: str, topics: Sequence[Entity]) -> str:
     return text
 
 
-class PathReasoner:
-    """Template: walk (store) → score (``scorer``) → keep → re-rank (``reranker``) → answer.
+class GraphWalker:
+    """The walk a relation-path search takes, shared by :class:`PathReasoner` and training: the
+    steps around a chain's frontier, the next layer a step reaches, and the answers at the end
+    with the triples that reach them. Store reads are cached (bounded): hubs come back question
+    after question. ``met`` records the steps offered during the current search."""
 
-    The beam is pruned by ``scorer``, which must be cheap (it sees every extension); a
-    ``reranker`` (a trained cross-encoder) then scores only the chains the beam walked, in one
-    batch, and decides. :meth:`answer` takes resolved topics; :meth:`search` (the
-    :class:`~kgcite.retrieve.base.GraphRetriever` call) resolves them, or has ``linker`` find them."""
-
-    def __init__(
-        self,
-        store: KGStore,
-        scorer: PathScorer,
-        config: PathConfig = PathConfig(),
-        *,
-        reranker: PathScorer | None = None,
-        linker: EntityLinker | None = None,
-    ) -> None:
-        self.store, self.scorer, self.config, self.reranker = store, scorer, config, reranker
-        self.linker = linker
+    def __init__(self, store: KGStore, *, max_frontier: int = 200, relation_sample: int = 40) -> None:
+        if max_frontier < 1 or relation_sample < 1:
+            raise ValueError("max_frontier and relation_sample must be at least 1")
+        self.store, self.max_frontier, self.relation_sample = store, max_frontier, relation_sample
         self._by_name: dict[str, str | None] = {}
         self._names: dict[str, str] = {}
         self._literal: bool | None = None
-        self._fetched: dict[tuple[str, Step], list[Triple]] = {}  # hubs come back question after question
+        self._fetched: dict[tuple[str, Step], list[Triple]] = {}
         self._offered: dict[str, tuple[Step, ...]] = {}
-        self._met: list[tuple[Step, ...]] = []  # the steps offered during the current search
+        self.met: list[tuple[Step, ...]] = []
+
+    def chains(self, topic: str, depth: int) -> dict[Chain, frozenset[str]]:
+        """Every chain of 1..depth relations from ``topic`` → the labels it ends at (topic
+        excluded, lower-case): what recovering a question's gold chain compares."""
+        out: dict[Chain, frozenset[str]] = {}
+        level: list[tuple[Chain, list[Layer]]] = [((), [])]
+        for _ in range(depth):
+            nxt = []
+            for chain, layers in level:
+                for step in self.steps(topic, layers):
+                    if doubles_back(chain, step):
+                        continue
+                    layer, _ = self.walk(topic, layers, step)
+                    if not layer:
+                        continue
+                    new, grown = (*chain, step), [*layers, layer]
+                    out[new] = frozenset(a.label.lower() for a in self.answers(topic, grown))
+                    nxt.append((new, grown))
+            level = nxt
+        return out
 
     def _fetch(self, node: str, step: Step) -> list[Triple]:
         """The triples one step from a node, cached (bounded): the store describes every triple
@@ -243,7 +254,6 @@ class PathReasoner:
             self._fetched[key] = triples
         return self._fetched[key]
 
-    # -- graphs that link by name -------------------------------------------------------------
     @property
     def links_by_name(self) -> bool:
         """A graph whose values are names, not entity ids (BioKaLMA JSON, CSV exports): the walk
@@ -265,6 +275,97 @@ class PathReasoner:
             e = self.store.entity(node)
             self._names[node] = e.label if e else ""
         return self._names[node] or None
+
+    def _frontier(self, start: str, layers: list[Layer]) -> list[str]:
+        return list(layers[-1]) if layers else [start]
+
+    def steps(self, start: str, layers: list[Layer]) -> list[Step]:
+        """Relations around (a sample of) the entities a chain has reached; never an entity's
+        own name (a walk through it comes back where it started)."""
+        found: dict[Step, None] = {}
+        for node in self._frontier(start, layers)[: self.relation_sample]:
+            found.update(dict.fromkeys(self.around(node)))
+        self.met.append(tuple(found))
+        return [s for s in found if property_key(s.relation) != LABEL_PROPERTY]
+
+    def around(self, node: str) -> tuple[Step, ...]:
+        """The steps a node offers (cached like :meth:`_fetch`)."""
+        if node not in self._offered:
+            if len(self._offered) > 200_000:
+                self._offered.clear()
+            steps = [Step(relation, inverse) for relation, inverse, _ in self.store.relation_degrees(node)]
+            if self.links_by_name and (name := self._name(node)):
+                steps += [Step(t.relation, True) for t in self.store.match(value=name, limit=200)]
+            self._offered[node] = tuple(dict.fromkeys(steps))
+        return self._offered[node]
+
+    def walk(self, start: str, layers: list[Layer], step: Step) -> tuple[Layer, bool]:
+        """The next layer: every entity one ``step`` from the frontier (a literal ends the walk).
+        Returns it and whether the frontier was cut at ``max_frontier``."""
+        frontier = self._frontier(start, layers)
+        cut = len(frontier) > self.max_frontier
+        layer: Layer = {}
+        for node in frontier[: self.max_frontier]:
+            triples = self._fetch(node, step)
+            if step.inverse:
+                pairs = [(t.subject_id, t) for t in triples]
+            else:
+                by_name = self.links_by_name
+                pairs = [
+                    (t.object_id or (by_name and self._named(t.object_value)) or f"\x00{t.object_value}", t)
+                    for t in triples
+                ]
+            for target, t in pairs:
+                first = layer.get(target)
+                layer[target] = (t, node, 1) if first is None else (first[0], first[1], first[2] + 1)
+        return layer, cut
+
+    def answers(self, start: str, layers: list[Layer]) -> list[PathAnswer]:
+        """End entities (never the topic itself), each with its chain of triples; those reached
+        by more walks first ("films sharing most actors with X"), then in walk order."""
+        out = []
+        for target, (triple, _, walks) in sorted(layers[-1].items(), key=lambda kv: -kv[1][2]):
+            if target == start:
+                continue
+            chain, node = [], target
+            for layer in reversed(layers):
+                t, node, _ = layer[node]
+                chain.append(t)
+            label = triple.subject_label if target == triple.subject_id else triple.object_value
+            out.append(PathAnswer(target.lstrip("\x00"), label, tuple(reversed(chain)), walks))
+        return out
+
+
+class PathReasoner:
+    """Template: walk (:class:`GraphWalker`) → score (``scorer``) → keep → re-rank (``reranker``) → answer.
+
+    The beam is pruned by ``scorer``, which must be cheap (it sees every extension); a
+    ``reranker`` (a trained cross-encoder) then scores only the chains the beam walked, in one
+    batch, and decides. :meth:`answer` takes resolved topics; :meth:`search` (the
+    :class:`~kgcite.retrieve.base.GraphRetriever` call) resolves them, or has ``linker`` find them."""
+
+    def __init__(
+        self,
+        store: KGStore,
+        scorer: PathScorer,
+        config: PathConfig = PathConfig(),
+        *,
+        reranker: PathScorer | None = None,
+        linker: EntityLinker | None = None,
+    ) -> None:
+        self.store, self.scorer, self.reranker, self.linker = store, scorer, reranker, linker
+        self.walker = GraphWalker(store, max_frontier=config.max_frontier, relation_sample=config.relation_sample)
+        self.config = config
+
+    @property
+    def config(self) -> PathConfig:
+        return self._config
+
+    @config.setter
+    def config(self, config: PathConfig) -> None:
+        """A new config reaches the walker's limits too."""
+        self._config = config
+        self.walker.max_frontier, self.walker.relation_sample = config.max_frontier, config.relation_sample
 
     @property
     def name(self) -> str:
@@ -292,7 +393,7 @@ class PathReasoner:
         main, others = topics[0], topics[1:]
         query = mask_topics(question, topics)
         stats = {"chains_scored": 0, "walks": 0}
-        self._met = []
+        self.walker.met = []
         truncated = False
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
         scored: dict[Chain, float] = {}
@@ -300,7 +401,7 @@ class PathReasoner:
         for _ in range(self.config.depth):
             extensions: dict[Chain, list[Layer]] = {}
             for chain, layers in beam:
-                for step in self._steps(main.id, layers):
+                for step in self.walker.steps(main.id, layers):
                     if not doubles_back(chain, step):
                         extensions.setdefault((*chain, step), layers)
             if not extensions:
@@ -315,7 +416,7 @@ class PathReasoner:
             beam = []
             for i in order:
                 chain = chains[int(i)]
-                layer, cut = self._walk(main.id, extensions[chain], chain[-1])
+                layer, cut = self.walker.walk(main.id, extensions[chain], chain[-1])
                 stats["walks"] += 1
                 if set(layer) - {main.id}:  # a chain back to the topic alone answers nothing
                     walked[chain] = [*extensions[chain], layer]
@@ -324,7 +425,7 @@ class PathReasoner:
             if stop and best_so_far in walked:
                 break
         if walked and isinstance(self.scorer, ScoresNear):  # the final reading knows the neighbourhood
-            near = {s.relation for steps in self._met for s in steps}
+            near = {s.relation for steps in self.walker.met for s in steps}
             final = list(walked)
             scored.update(zip(final, map(float, self.scorer.rescore(query, final, near)), strict=True))
         threshold = self.threshold
@@ -354,7 +455,7 @@ class PathReasoner:
         if constrained is not None:
             (best, answers), used = constrained, [o.label for o in others]
         elif fit:
-            best, answers = fit[0], self._answers(main.id, walked[fit[0].chain])
+            best, answers = fit[0], self.walker.answers(main.id, walked[fit[0].chain])
         else:
             return PathResult(question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats)
         return PathResult(
@@ -370,66 +471,6 @@ class PathReasoner:
             named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
             named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
         )
-
-    # -- the walk -------------------------------------------------------------------------------
-    def _frontier(self, start: str, layers: list[Layer]) -> list[str]:
-        return list(layers[-1]) if layers else [start]
-
-    def _steps(self, start: str, layers: list[Layer]) -> list[Step]:
-        """Relations around (a sample of) the entities a chain has reached; never an entity's
-        own name (a walk through it comes back where it started)."""
-        found: dict[Step, None] = {}
-        for node in self._frontier(start, layers)[: self.config.relation_sample]:
-            found.update(dict.fromkeys(self._around(node)))
-        self._met.append(tuple(found))
-        return [s for s in found if property_key(s.relation) != LABEL_PROPERTY]
-
-    def _around(self, node: str) -> tuple[Step, ...]:
-        """The steps a node offers (cached like :meth:`_fetch`)."""
-        if node not in self._offered:
-            if len(self._offered) > 200_000:
-                self._offered.clear()
-            steps = [Step(relation, inverse) for relation, inverse, _ in self.store.relation_degrees(node)]
-            if self.links_by_name and (name := self._name(node)):
-                steps += [Step(t.relation, True) for t in self.store.match(value=name, limit=200)]
-            self._offered[node] = tuple(dict.fromkeys(steps))
-        return self._offered[node]
-
-    def _walk(self, start: str, layers: list[Layer], step: Step) -> tuple[Layer, bool]:
-        """The next layer: every entity one ``step`` from the frontier (a literal ends the walk).
-        Returns it and whether the frontier was cut at ``max_frontier``."""
-        frontier = self._frontier(start, layers)
-        cut = len(frontier) > self.config.max_frontier
-        layer: Layer = {}
-        for node in frontier[: self.config.max_frontier]:
-            triples = self._fetch(node, step)
-            if step.inverse:
-                pairs = [(t.subject_id, t) for t in triples]
-            else:
-                by_name = self.links_by_name
-                pairs = [
-                    (t.object_id or (by_name and self._named(t.object_value)) or f"\x00{t.object_value}", t)
-                    for t in triples
-                ]
-            for target, t in pairs:
-                first = layer.get(target)
-                layer[target] = (t, node, 1) if first is None else (first[0], first[1], first[2] + 1)
-        return layer, cut
-
-    def _answers(self, start: str, layers: list[Layer]) -> list[PathAnswer]:
-        """End entities (never the topic itself), each with its chain of triples; those reached
-        by more walks first ("films sharing most actors with X"), then in walk order."""
-        out = []
-        for target, (triple, _, walks) in sorted(layers[-1].items(), key=lambda kv: -kv[1][2]):
-            if target == start:
-                continue
-            chain, node = [], target
-            for layer in reversed(layers):
-                t, node, _ = layer[node]
-                chain.append(t)
-            label = triple.subject_label if target == triple.subject_id else triple.object_value
-            out.append(PathAnswer(target.lstrip("\x00"), label, tuple(reversed(chain)), walks))
-        return out
 
     def _constrained(
         self,
@@ -447,7 +488,7 @@ class PathReasoner:
         answers survive, or None."""
         options: list[tuple[Chain, ScoredChain, list[PathAnswer]]] = []
         for candidate in [c for c in ranked if c.chain in walked][: self.config.rerank_top]:
-            kept, steps = self._answers(start, walked[candidate.chain]), []
+            kept, steps = self.walker.answers(start, walked[candidate.chain]), []
             for other in others:
                 kept, step = self._constrain(kept, other)
                 if step is not None:

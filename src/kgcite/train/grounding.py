@@ -42,7 +42,7 @@ from kgcite.train.cross_encoder import (
     bert_to_onnx,
     optimise,
 )
-from kgcite.train.paths import QAItem, _Walker, graph_questions
+from kgcite.train.paths import QAItem, graph_questions, walker_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +77,11 @@ class StepMap:
 
     def __init__(self, store: KGStore, sample: int = 25) -> None:
         self.store, self.sample = store, sample
-        self._walker = _Walker(store, sample)
+        self._walker = walker_for(store, sample)
         self._after: dict[Step, tuple[Step, ...]] = {}
 
     def at(self, node: str) -> tuple[Step, ...]:
-        return self._walker._around(node)
+        return self._walker.around(node)
 
     def after(self, step: Step) -> tuple[Step, ...]:
         if step not in self._after:
@@ -91,7 +91,7 @@ class StepMap:
             )
             found: dict[Step, None] = {}
             for start in starts[: self.sample]:
-                layer, _ = self._walker._walk(start, [], step)
+                layer, _ = self._walker.walk(start, [], step)
                 for node in list(layer)[:3]:
                     if not node.startswith("\x00"):
                         found.update(dict.fromkeys(self.at(node)))

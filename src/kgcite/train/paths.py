@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
-from kgcite.retrieve.paths import Chain, Layer, PathConfig, PathReasoner, Step, doubles_back
+from kgcite.retrieve.paths import Chain, GraphWalker, Layer, Step, doubles_back
 from kgcite.text.lexicon import property_label, question_phrases
 from kgcite.train.paraphrase import paraphrases
 
@@ -27,31 +27,10 @@ class QAItem:
     chain: Chain | None = None  # known gold (generated questions); None: recovered from the answers
 
 
-class _Walker(PathReasoner):
-    """The reasoner's walk without a scorer: every chain, to enumerate them."""
-
-    def __init__(self, store: KGStore, cap: int) -> None:
-        super().__init__(store, scorer=None, config=PathConfig(max_frontier=cap, relation_sample=20))  # type: ignore[arg-type]
-
-    def chains(self, topic: str, depth: int) -> dict[Chain, frozenset[str]]:
-        """Every chain of 1..depth relations from ``topic`` → the labels it ends at (topic excluded)."""
-        out: dict[Chain, frozenset[str]] = {}
-        level: list[tuple[Chain, list]] = [((), [])]  # type: ignore[type-arg]
-        for _ in range(depth):
-            nxt = []
-            for chain, layers in level:
-                for step in self._steps(topic, layers):
-                    if doubles_back(chain, step):
-                        continue
-                    layer, _ = self._walk(topic, layers, step)
-                    if not layer:
-                        continue
-                    new = (*chain, step)
-                    grown = [*layers, layer]
-                    out[new] = frozenset(a.label.lower() for a in self._answers(topic, grown))
-                    nxt.append((new, grown))
-            level = nxt
-        return out
+def walker_for(store: KGStore, cap: int) -> GraphWalker:
+    """The reasoner's walk for enumerating chains: every entity up to ``cap`` per layer, the
+    relations around 20 of them."""
+    return GraphWalker(store, max_frontier=cap, relation_sample=20)
 
 
 def gold_chain(chains: dict[Chain, frozenset[str]], answers: Iterable[str]) -> Chain | None:
@@ -114,17 +93,17 @@ def describe(chain: Chain, topic: str, rng: random.Random, style: str = "train")
     return np_
 
 
-def random_chain(walker: _Walker, start: str, hops: int, rng: random.Random) -> tuple[Chain, list[Layer]] | None:
+def random_chain(walker: GraphWalker, start: str, hops: int, rng: random.Random) -> tuple[Chain, list[Layer]] | None:
     """A chain of ``hops`` steps the graph walks from ``start`` (picked at random, no
     ``r, r⁻¹, r``, no hub cut on the way) with its layers, or None where a walk dead-ends."""
     chain: list[Step] = []
     layers: list[Layer] = []
     for _ in range(hops):
-        options = [o for o in walker._steps(start, layers) if not doubles_back(chain, o)]
+        options = [o for o in walker.steps(start, layers) if not doubles_back(chain, o)]
         if not options:
             return None
         step = rng.choice(options)
-        layer, cut = walker._walk(start, layers, step)
+        layer, cut = walker.walk(start, layers, step)
         if not layer or cut:
             return None
         chain.append(step)
@@ -146,7 +125,7 @@ def generated_questions(
     with their chain known: the answers are what it reaches (at most ``max_answers``).
     ``style="test"``: phrasings training never uses, for held-out questions."""
     rng = random.Random(seed)
-    walker = _Walker(store, 200)
+    walker = walker_for(store, 200)
     made = 0
     pool = list(entities)
     for _ in range(n * 20):
@@ -157,7 +136,7 @@ def generated_questions(
         if walked is None:
             continue
         chain, layers = walked
-        answers = sorted({a.label for a in walker._answers(e.id, layers)})
+        answers = sorted({a.label for a in walker.answers(e.id, layers)})
         if 0 < len(answers) <= max_answers:
             made += 1
             ask = _TEST_ASK if style == "test" else _ASK
@@ -171,7 +150,9 @@ def graph_questions(store: KGStore, n: int, seed: int, style: str = "train") -> 
     return list(generated_questions(store, entities, n=n, seed=seed, style=style))
 
 
-def with_gold(walker: _Walker, question: str, topic: Entity, answers: Sequence[str], depth: int = 2) -> QAItem | None:
+def with_gold(
+    walker: GraphWalker, question: str, topic: Entity, answers: Sequence[str], depth: int = 2
+) -> QAItem | None:
     """The question with the gold chain its answers reveal (:func:`gold_chain`), or None."""
     gold = gold_chain(walker.chains(topic.id, depth), answers)
     return None if gold is None else QAItem(question, topic, tuple(answers), gold)
