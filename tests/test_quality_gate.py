@@ -4,7 +4,8 @@ A new feature must not silently undo an old promise: every question about a rela
 lacks gets `[NA]` with nothing cited in its place, and the questions the graph can answer cite
 the facts asked for (one-hop, two-part, multi-hop, lower case, misspelt, a leading article, a
 label that holds another label, a paraphrase only the grounding model reads: "architect", a
-hop left to a word no relation is named by: "the engineer of"), and a missing relation is never
+hop left to a word no relation is named by: "the engineer of", a pronoun for the answer of an
+earlier part: "Who designed X and where was he born?"), and a missing relation is never
 answered through an unasked hop (the birthplace of Ramesses VI's father). Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph and a railway graph written
 for this gate.

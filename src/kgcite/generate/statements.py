@@ -18,6 +18,7 @@ from kgcite.generate.verbalize import pattern, state
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.question import QuestionAnalysis, summary_relations
+from kgcite.text.lexicon import PRONOUNS
 from kgcite.text.values import normalize
 
 #: (entity id, relation) an answer was asked for and the graph does not hold.
@@ -90,6 +91,17 @@ def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str]
     return current
 
 
+def _refers_back(text: str) -> bool:
+    """The part names its subject by a pronoun ("… and where was *he* born?")."""
+    return any(w in PRONOUNS for w in normalize(text).split())
+
+
+def _one_entity(triples: Sequence[Triple]) -> Entity | None:
+    """The one entity a part's answer is (a single entity value), or None."""
+    ends = {(t.object_id, t.object_value) for t in triples if t.object_id is not None}
+    return Entity(*next(iter(ends))) if len(ends) == 1 and all(t.object_id for t in triples) else None
+
+
 def _lower_first(text: str) -> str:
     return text if text[:2].isupper() else text[:1].lower() + text[1:]  # "NASA" stays
 
@@ -111,8 +123,12 @@ def compose(
         return Statements((), (), ())
     current = entities[0]
     done: set[tuple[str, tuple[str, ...]]] = set()
+    answer: Entity | None = None  # the one entity a "who" part answered: what a later "he" refers to
     for part in analysis.parts:
-        current = _part_entity(part.text, entities, mentions, current)
+        named = _part_entity(part.text, entities, mentions, current)
+        if answer is not None and named == current and _refers_back(part.text):
+            named = answer  # "Who designed X and where was he born?": he is X's designer
+        current, answer = named, None
         if part.open:  # asked, but no relation of the graph names it: say so rather than pad
             sentences.append(
                 Sentence(f"The graph does not say {_lower_first(part.text.rstrip('?. '))}.", (NACitation(),))
@@ -129,6 +145,8 @@ def compose(
             for sentence, triples in _sentences(found):
                 sentences.append(sentence)
                 cited.extend(triples)
+            if part.wh in ("who", "whom") and len(found) == 1:
+                answer = _one_entity(found[0][2])
     if analysis.summary:
         for entity in entities if not sentences else entities[:1]:
             rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)

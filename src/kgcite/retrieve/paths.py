@@ -117,8 +117,7 @@ class PathConfig:
     depth: int = 3  # D: the longest chain considered
     width: int = 4  # chains walked per depth
     threshold: float | None = None  # best score below this → no answer ([NA]); None: the scorer's own
-    rerank_top: int = 12  # walked chains the re-ranker (when there is one) scores again
-    rerank_length: str = "any"  # "any": the re-ranker decides among every walked chain; "scorer": only among chains as long as the scorer's best
+    constrained_top: int = 12  # walked chains, best first, that a second topic may constrain
     max_frontier: int = 200  # entities walked from per chain and depth (hubs are cut here)
     relation_sample: int = 40  # entities whose relations are listed to extend a chain
 
@@ -337,12 +336,12 @@ class GraphWalker:
 
 
 class PathReasoner:
-    """Template: walk (:class:`GraphWalker`) → score (``scorer``) → keep → re-rank (``reranker``) → answer.
+    """Template: walk (:class:`GraphWalker`) → score (``scorer``) → keep → answer.
 
-    The beam is pruned by ``scorer``, which must be cheap (it sees every extension); a
-    ``reranker`` (a trained cross-encoder) then scores only the chains the beam walked, in one
-    batch, and decides. :meth:`answer` takes resolved topics; :meth:`search` (the
-    :class:`~kgcite.retrieve.base.GraphRetriever` call) resolves them, or has ``linker`` find them."""
+    The beam is pruned by ``scorer``, which must be cheap: it sees every extension (the grounding
+    bi-encoder caches every chain's vector, so a question costs one encoding). :meth:`answer`
+    takes resolved topics; :meth:`search` (the :class:`~kgcite.retrieve.base.GraphRetriever`
+    call) resolves them, or has ``linker`` find them."""
 
     def __init__(
         self,
@@ -350,10 +349,9 @@ class PathReasoner:
         scorer: PathScorer,
         config: PathConfig = PathConfig(),
         *,
-        reranker: PathScorer | None = None,
         linker: EntityLinker | None = None,
     ) -> None:
-        self.store, self.scorer, self.reranker, self.linker = store, scorer, reranker, linker
+        self.store, self.scorer, self.linker = store, scorer, linker
         self.walker = GraphWalker(store, max_frontier=config.max_frontier, relation_sample=config.relation_sample)
         self.config = config
 
@@ -369,13 +367,13 @@ class PathReasoner:
 
     @property
     def name(self) -> str:
-        return f"{self.scorer.name}>{self.reranker.name}" if self.reranker else self.scorer.name
+        return self.scorer.name
 
     @property
     def threshold(self) -> float:
         if self.config.threshold is not None:
             return self.config.threshold
-        return (self.reranker or self.scorer).threshold
+        return self.scorer.threshold
 
     def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> PathResult:
         """The cited chains of the answers; no evidence when no topic is given or found."""
@@ -429,18 +427,6 @@ class PathReasoner:
             final = list(walked)
             scored.update(zip(final, map(float, self.scorer.rescore(query, final, near)), strict=True))
         threshold = self.threshold
-        if self.reranker is not None and walked:
-            top = sorted(walked, key=lambda c: -scored[c])[: self.config.rerank_top]
-            if self.config.rerank_length == "scorer":
-                # the scorer says how many hops and whether anything asked is there at all; the
-                # model chooses among chains of that length
-                top = [c for c in top if len(c) == len(top[0])]
-                if scored[top[0]] < self.scorer.threshold:
-                    top = []
-                threshold = -np.inf
-            values = self.reranker.scores(query, top) if top else np.zeros(0)
-            stats["chains_reranked"] = len(top)
-            scored = dict(zip(top, map(float, values), strict=True))
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         asked = {property_key(r) for r in must_walk}
         fit = [
@@ -487,7 +473,7 @@ class PathReasoner:
         for is asked of it, not of the chain). The best such chain clearing the threshold whose
         answers survive, or None."""
         options: list[tuple[Chain, ScoredChain, list[PathAnswer]]] = []
-        for candidate in [c for c in ranked if c.chain in walked][: self.config.rerank_top]:
+        for candidate in [c for c in ranked if c.chain in walked][: self.config.constrained_top]:
             kept, steps = self.walker.answers(start, walked[candidate.chain]), []
             for other in others:
                 kept, step = self._constrain(kept, other)
@@ -497,7 +483,7 @@ class PathReasoner:
                 options.append(((*candidate.chain, *steps), candidate, kept))
         if not options:
             return None
-        values = (self.reranker or self.scorer).scores(query, [o[0] for o in options])
+        values = self.scorer.scores(query, [o[0] for o in options])
         top = int(np.argmax(values))
         if values[top] < threshold:
             return None
