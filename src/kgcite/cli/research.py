@@ -220,7 +220,9 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         raise InputError(
             args.dataset, None, "minimum_knowledge", "no item has a minimum knowledge set; nothing to remove or miss"
         )
+    # each item brings its own graph (KaLMA's one-hop retrieval): no path search over the store
     runtime = runtime_from_args(args)
+    runtime.path_scorer = "off"
     generator = runtime.generator(args.mode)
     evaluation = FullEvaluation(AttributionScorer(runtime.judge), None, "citation", batch_size=args.batch_size * 8)
     out = Path(args.out)

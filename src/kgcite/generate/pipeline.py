@@ -387,11 +387,14 @@ class GroundedGenerator(Generator):
         who is her husband?") keep the statements."""
         if self.paths is None or not retrieval.linked:
             return None
-        if retrieval.analysis is not None and len(retrieval.analysis.parts) > 1:
+        analysis = retrieval.analysis or self.retriever.analyzer.analyse(
+            retrieval.question, [le.mention for le in retrieval.linked]
+        )
+        if len(analysis.parts) > 1:
             return None
-        asked = set(retrieval.analysis.relations) if retrieval.analysis and not retrieval.analysis.summary else set()
+        asked = set() if analysis.summary else set(analysis.relations)
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
-        if result.best is None or not result.answers or not walks_asked(result.best.chain, retrieval.analysis):
+        if result.best is None or not result.answers or not walks_asked(result.best.chain, analysis):
             return None
         if any(not s.na for s in plan.sentences):
             return result if len(result.best.chain) > 1 else None
