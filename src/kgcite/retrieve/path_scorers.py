@@ -361,15 +361,15 @@ class ZeroShotPathScorer:
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """Whether a word of the question names a relation the chain walks (not only its
-        likeness); ``every``: each of its hops is named, or left to a word of the question that
-        names no relation ("the *author* of X": a hop the lexicon does not know by that name). A
-        hop no word is left for is a guess: "What is the birthplace of X?" is not answered by the
-        birthplace of X's father."""
+        likeness); ``every``: one of its hops is named and each other is left to a word of the
+        question that names no relation ("the *author* of X": a hop the lexicon does not know by
+        that name). A hop no word is left for is a guess: "What is the birthplace of X?" is not
+        answered by the birthplace of X's father."""
         asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
         if every:
             named = {r for m in asked for r in m.relations}
             unnamed = sum(s.relation not in named for s in chain)
-            return bool(chain) and unnamed <= unexplained_words(question, asked)
+            return matched_hops(chain, asked) > 0 and unnamed <= unexplained_words(question, asked)
         return matched_hops(chain, asked) > 0
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> float:
