@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgcite.cli.common import (
     json_option,
@@ -27,6 +27,10 @@ from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.kg.loaders import InputError
 from kgcite.models.nli import load_nli
+
+if TYPE_CHECKING:
+    from kgcite.generate.pipeline import GroundedGenerator
+    from kgcite.kg.store import KGStore
 
 
 def _bar(total: int, desc: str) -> Any:
@@ -112,7 +116,14 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
         config = GroundingConfig(
             epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, max_steps=args.max_steps, seed=args.seed
         )
-        onnx = run_recipe(args.out, args.graphs, config, metaqa_per_hop=args.metaqa_dev, generated=args.generated)
+        onnx = run_recipe(
+            args.out,
+            args.graphs,
+            _answerer,
+            config,
+            metaqa_per_hop=args.metaqa_dev,
+            generated=args.generated,
+        )
         print(f"model: {onnx} (use it with --path-scorer {onnx}); card: MODEL_CARD.md there")
         return 0
     if len(args.qa) != len(args.kg or []):
@@ -212,6 +223,18 @@ def cmd_eval_all(args: argparse.Namespace) -> int:
 
 
 # -- experiments --------------------------------------------------------------------------------
+
+
+def _answerer(store: KGStore, folder: Path) -> GroundedGenerator:
+    """The `ask --path-scorer FOLDER` pipeline over ``store``: what calibrating an export asks."""
+    from kgcite.generate.pipeline import GroundedGenerator
+    from kgcite.kg.sparql import SparqlStore
+    from kgcite.runtime import Runtime
+
+    assert isinstance(store, SparqlStore)  # the dev graphs are embedded stores
+    generator = Runtime(store=store, cache=None, path_scorer=str(folder)).generator("grounded")
+    assert isinstance(generator, GroundedGenerator)
+    return generator
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgcite.kg.model import Triple
 from kgcite.kg.store import KGStore
@@ -43,6 +43,13 @@ from kgcite.train.cross_encoder import (
     optimise,
 )
 from kgcite.train.paths import QAItem, graph_questions, walker_for
+
+if TYPE_CHECKING:
+    from kgcite.generate.pipeline import GroundedGenerator
+
+#: Builds the answer pipeline over a store with the export in a folder as its path scorer (the
+#: CLI passes ``Runtime``'s: training sits below the runtime and does not wire one itself).
+Answerer = Callable[[KGStore, Path], "GroundedGenerator"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,24 +457,22 @@ def write_train_record(out_dir: Path, counts: dict[str, int], config: GroundingC
 
 
 def calibrate_export(
-    folder: Path, graphs: Sequence[str], *, n: int = 150, tolerance: float = 0.005
+    folder: Path,
+    graphs: Sequence[str],
+    answerer: Answerer,
+    *,
+    n: int = 150,
+    tolerance: float = 0.005,
 ) -> list[dict[str, float]]:
     """Choose the export's ``[NA]`` threshold on dev questions (:mod:`kgcite.train.calibrate`):
-    the highest at which the answer pipeline, as `kgcite ask` runs it, keeps its Hits@1 within
-    ``tolerance`` of its best, and the bar a chain no question word names must clear to replace
-    an ``[NA]`` (within twice the tolerance). Writes them to ``grounding.json`` and returns the
-    curve, one row per threshold tried."""
-    from kgcite.generate.pipeline import GroundedGenerator
-    from kgcite.kg.sparql import SparqlStore
-    from kgcite.runtime import Runtime
+    the highest at which the answer pipeline, as `kgcite ask` runs it (``answerer(store,
+    folder)``: the generator `kgcite ask --path-scorer FOLDER` would use), keeps its Hits@1
+    within ``tolerance`` of its best, and the bar a chain no question word names must clear to
+    replace an ``[NA]`` (within twice the tolerance). Writes them to ``grounding.json`` and
+    returns the curve, one row per threshold tried."""
     from kgcite.train.calibrate import asked_twice, dev_sets, highest_keeping, pipeline_curve
 
-    runs = []
-    for store, items in dev_sets(graphs, n).values():
-        assert isinstance(store, SparqlStore)  # the dev graphs are embedded stores
-        generator = Runtime(store=store, cache=None, path_scorer=str(folder)).generator("grounded")
-        assert isinstance(generator, GroundedGenerator)
-        runs.append((generator, asked_twice(store, items)))
+    runs = [(answerer(store, folder), asked_twice(store, items)) for store, items in dev_sets(graphs, n).values()]
     rows = pipeline_curve(runs, CALIBRATION_THRESHOLDS)
     settings = json.loads((folder / GROUNDING_FILE).read_text(encoding="utf-8"))
     settings["threshold"] = highest_keeping(rows, tolerance)
@@ -485,6 +490,7 @@ CALIBRATION_THRESHOLDS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 def run_recipe(
     out_dir: str | Path,
     graphs: Sequence[str],
+    answerer: Answerer,
     config: GroundingConfig = GroundingConfig(),
     *,
     metaqa_per_hop: int = 3000,
@@ -500,7 +506,7 @@ def run_recipe(
     hf = train_grounding(examples, out, config, progress=ProgressPrinter("train paths"))
     onnx = out / "onnx"
     export_encoder(hf, onnx, max_length=config.max_length)
-    rows = calibrate_export(onnx, graphs)
+    rows = calibrate_export(onnx, graphs, answerer)
     write_train_record(onnx, counts, config, time.perf_counter() - t0)
     write_card(onnx, counts, graphs, rows)
     return onnx
