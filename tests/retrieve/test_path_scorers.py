@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import (
     ZeroShotPathScorer,
     mention_f1,
     mention_order,
     order_agreement,
     relation_mentions,
+    soft_mentions,
+    unexplained_words,
 )
 from kgcite.retrieve.paths import Step
+from kgcite.retrieve.scoring import EmbeddingScorer
 
 RELATIONS = ["written_by", "directed_by", "release_year", "in_language", "has_imdb_rating", "has_imdb_votes"]
 
@@ -125,3 +129,46 @@ def test_question_words_name_the_asked_relation_only(question: str, asked: set[s
     vocabulary = ["spouse", "child", "father", "mother", "topic's main category", "occupation"]
     found = {r for m in relation_mentions(question, vocabulary) for r in m.relations}
     assert found == asked
+
+
+@pytest.fixture(scope="module")
+def minilm() -> EmbeddingScorer:
+    """The real MiniLM (ONNX), as ``kgcite ask`` loads it."""
+    return EmbeddingScorer(OnnxMiniLM())
+
+
+CLUB = [
+    "__sports__player__plays_for_club",
+    "__sports__club__home_city",
+    "__sports__club__head_coach",
+    "__location__city__country",
+]
+
+
+def test_a_word_near_one_relation_name_is_a_mention(minilm: EmbeddingScorer) -> None:
+    """'town' is no word of `home city`'s name nor of the lexicon, but MiniLM puts it near: a
+    mention, required like any other, so X's club alone no longer answers."""
+    question = "What town is the club of X from?"
+    lexical = relation_mentions(question, CLUB)
+    assert [set(m.relations) for m in lexical] == [{"__sports__player__plays_for_club"}]
+    soft = soft_mentions(question, CLUB, lexical, minilm)
+    assert [set(m.relations) for m in soft] == [{"__sports__club__home_city"}]
+    # a relation the question names already is not named again by a near word
+    named = relation_mentions("Which town is the home city of X?", CLUB)
+    assert [set(m.relations) for m in named] == [{"__sports__club__home_city"}]
+    assert soft_mentions("Which town is the home city of X?", CLUB, named, minilm) == []
+
+
+def test_every_hop_needs_a_word(minilm: EmbeddingScorer) -> None:
+    """In place of a one-hop [NA] a path needs a word for each hop: a named relation, or a word
+    that names none ("engineer"). No word is left for `father` in "the birthplace of X"."""
+    scorer = ZeroShotPathScorer(["father", "place_of_birth", "designed_by", "born_in"], minilm)
+    via_father = (Step("father"), Step("place_of_birth"))
+    assert scorer.names("What is the birthplace of X?", via_father)
+    assert not scorer.names("What is the birthplace of X?", via_father, every=True)
+    via_designer = (Step("designed_by"), Step("born_in"))
+    assert scorer.names("Where was the engineer of X born?", via_designer, every=True)
+    assert not scorer.names("Who is the chairman of X?", (Step("designed_by"),), every=True)  # no hop named at all
+    assert (
+        unexplained_words("Where was the engineer of X born?", scorer.read("Where was the engineer of X born?")[0]) == 1
+    )
