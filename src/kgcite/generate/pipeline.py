@@ -382,9 +382,10 @@ class GroundedGenerator(Generator):
     def _route(self, retrieval: Retrieval, plan: Statements) -> PathResult | None:
         """A path answer replaces the one-hop statements of a one-part question when its chain is
         longer than one hop, or when the statements found nothing asked and a one-hop chain did;
-        either way only a chain that walks an asked relation (:func:`walks_asked`), and in place
-        of an ``[NA]`` only one a question word names. Two-part questions ("When was X born and
-        who is her husband?") keep the statements."""
+        either way only a chain that walks an asked relation (the reasoner searches only those),
+        and in place of an ``[NA]`` only one a question word names, with a word for every hop
+        where the ``[NA]`` is for a relation the topic lacks. Two-part questions ("When was X born
+        and who is her husband?") keep the statements."""
         if self.paths is None or not retrieval.linked:
             return None
         analysis = retrieval.analysis or self.retriever.analyzer.analyse(
