@@ -35,10 +35,9 @@ from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
 from kgcite.judge.rules import Claim
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
-from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
-from kgcite.retrieve.paths import PathReasoner, PathResult, Step
+from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.text.lexicon import STOP, stem
@@ -126,17 +125,6 @@ class AttributedAnswer:
             answer_paths=self.answer_paths,
             path=self.path,
         )
-
-
-def walks_asked(chain: Sequence[Step], analysis: QuestionAnalysis | None) -> bool:
-    """A path may answer only what was asked: when the question reader found the relations a
-    question asks, the path must walk one of them. "Who was Stephen Crane's spouse?" asks
-    ``spouse``; a path through *topic's main category* that happens to score well states a fact
-    nobody asked for, and the ``[NA]`` for the missing spouse is the true answer."""
-    if analysis is None or analysis.summary or not analysis.relations:
-        return True
-    asked = {property_key(r) for r in analysis.relations}
-    return any(property_key(s.relation) in asked for s in chain)
 
 
 def stated_values(
@@ -382,20 +370,20 @@ class GroundedGenerator(Generator):
     def _route(self, retrieval: Retrieval, plan: Statements) -> PathResult | None:
         """A path answer replaces the one-hop statements of a one-part question when its chain is
         longer than one hop, or when the statements found nothing asked and a one-hop chain did;
-        either way only a chain that walks an asked relation (the reasoner searches only those),
+        either way only a chain that walks an asked relation (the reasoner keeps only those),
         and in place of an ``[NA]`` only one a question word names, with a word for every hop
         where the ``[NA]`` is for a relation the topic lacks. Two-part questions ("When was X born
         and who is her husband?") keep the statements."""
         if self.paths is None or not retrieval.linked:
             return None
-        analysis = retrieval.analysis or self.retriever.analyzer.analyse(
-            retrieval.question, [le.mention for le in retrieval.linked]
-        )
+        analysis = self.analysis(retrieval)
         if len(analysis.parts) > 1:
             return None
+        # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
+        # path through *topic's main category* that happens to score well is no answer to it
         asked = set() if analysis.summary else set(analysis.relations)
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
-        if result.best is None or not result.answers or not walks_asked(result.best.chain, analysis):
+        if result.best is None or not result.answers:
             return None
         if any(not s.na for s in plan.sentences):
             return result if len(result.best.chain) > 1 else None
@@ -406,10 +394,15 @@ class GroundedGenerator(Generator):
             return result if result.named_every else None
         return result if result.named else None
 
-    def statements(self, retrieval: Retrieval) -> Statements:
-        analysis = retrieval.analysis or self.retriever.analyzer.analyse(
+    def analysis(self, retrieval: Retrieval) -> QuestionAnalysis:
+        """What the question asks: the retrieval's reading, or one made now (a retrieval built
+        by hand, as the experiments do, comes without)."""
+        return retrieval.analysis or self.retriever.analyzer.analyse(
             retrieval.question, [le.mention for le in retrieval.linked]
         )
+
+    def statements(self, retrieval: Retrieval) -> Statements:
+        analysis = self.analysis(retrieval)
         entities = [le.entity for le in retrieval.linked]
         mentions = {le.entity.id: le.mention for le in retrieval.linked}
         return compose(analysis, retrieval.graph, entities, mentions, summary_size=self.summary_size)

@@ -98,8 +98,11 @@ def _refers_back(text: str) -> bool:
 
 def _one_entity(triples: Sequence[Triple]) -> Entity | None:
     """The one entity a part's answer is (a single entity value), or None."""
-    ends = {(t.object_id, t.object_value) for t in triples if t.object_id is not None}
-    return Entity(*next(iter(ends))) if len(ends) == 1 and all(t.object_id for t in triples) else None
+    ends = {(t.object_id, t.object_value) for t in triples}
+    if len(ends) != 1:
+        return None
+    object_id, label = next(iter(ends))
+    return Entity(object_id, label) if object_id is not None else None
 
 
 def _lower_first(text: str) -> str:

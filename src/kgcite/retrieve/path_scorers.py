@@ -155,6 +155,12 @@ def soft_mentions(
     return found
 
 
+def unnamed_hops(chain: Chain, asked: Sequence[Mention]) -> int:
+    """Hops whose relation no mention names (walking back along a named relation is named)."""
+    named = {r for m in asked for r in m.relations}
+    return sum(s.relation not in named for s in chain)
+
+
 def unexplained_words(question: str, asked: Sequence[Mention]) -> int:
     """Content words of the question that are part of no mention: neither a mention's own word
     nor a word of a mentioned relation's name ("place" in "In which place did X die")."""
@@ -210,21 +216,6 @@ def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
         return 0.0 if not matched else matched / len(chain)
     precision, recall = matched / len(chain), min(1.0, matched_hops(chain, required) / len(required))
     return 2 * precision * recall / (precision + recall) if recall else 0.0
-
-
-def reading_features(chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> dict[str, float]:
-    """How the question's relation mentions meet a chain: their F1, 1 when a required one is
-    left out, hops no mention names (a relation walked there and back is named once), order
-    agreement, and hops."""
-    required = [m for m in asked if not m.optional]
-    named = {r for m in asked for r in m.relations}
-    return {
-        "mention_f1": mention_f1(chain, asked),
-        "missing": float(bool(required) and matched_hops(chain, required) < len(required)),
-        "unnamed": float(sum(s.relation not in named for s in chain)) if asked else 0.0,
-        "order": order_agreement(chain, order),
-        "hops": float(len(chain)),
-    }
 
 
 def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]]:
@@ -303,7 +294,7 @@ class ZeroShotPathScorer:
         self._known = frozenset(self.relations)
         self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
-        self.order_weight, self.soft = order_weight, soft and embedding is not None
+        self.order_weight, self.soft = order_weight, soft
         self._read: dict[
             tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]
         ] = {}  # the beam asks 3 times
@@ -367,9 +358,7 @@ class ZeroShotPathScorer:
         answered by the birthplace of X's father."""
         asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
         if every:
-            named = {r for m in asked for r in m.relations}
-            unnamed = sum(s.relation not in named for s in chain)
-            return matched_hops(chain, asked) > 0 and unnamed <= unexplained_words(question, asked)
+            return matched_hops(chain, asked) > 0 and unnamed_hops(chain, asked) <= unexplained_words(question, asked)
         return matched_hops(chain, asked) > 0
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> float:
@@ -379,14 +368,14 @@ class ZeroShotPathScorer:
         birthplace, nor through the city it is twinned with), and a hop whose relation nobody
         named costs ``unnamed_cost`` (a relation walked there and back is named once: "films
         starred by X actors")."""
-        f = reading_features(chain, asked, order)
-        return (
-            f["mention_f1"]
-            + self.order_weight * f["order"]
-            - self.length_cost * f["hops"]
-            - self.unnamed_cost * f["unnamed"]
-            - f["missing"]
+        score = (
+            mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
         )
+        if asked:
+            score -= self.unnamed_cost * unnamed_hops(chain, asked)
+            required = [m for m in asked if not m.optional]
+            score -= 1.0 if matched_hops(chain, required) < len(required) else 0.0
+        return score
 
     def rescore(self, question: str, chains: Sequence[Chain], near: AbstractSet[str]) -> np.ndarray:
         """:meth:`scores` knowing the relations met around the topic."""

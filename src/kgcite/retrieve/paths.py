@@ -207,8 +207,6 @@ class GraphWalker:
     after question. ``met`` records the steps offered during the current search."""
 
     def __init__(self, store: KGStore, *, max_frontier: int = 200, relation_sample: int = 40) -> None:
-        if max_frontier < 1 or relation_sample < 1:
-            raise ValueError("max_frontier and relation_sample must be at least 1")
         self.store, self.max_frontier, self.relation_sample = store, max_frontier, relation_sample
         self._by_name: dict[str, str | None] = {}
         self._names: dict[str, str] = {}
@@ -429,15 +427,10 @@ class PathReasoner:
         threshold = self.threshold
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         asked = {property_key(r) for r in must_walk}
-        fit = [
-            c
-            for c in ranked
-            if c.chain in walked
-            and c.score >= threshold
-            and (not asked or any(property_key(s.relation) in asked for s in c.chain))
-        ]
+        ranked_asked = [c for c in ranked if c.chain in walked and walks_any(c.chain, asked)]
+        fit = [c for c in ranked_asked if c.score >= threshold]
         used: list[str] = []
-        constrained = self._constrained(query, main.id, ranked, walked, others, threshold) if others else None
+        constrained = self._constrained(query, main.id, ranked_asked, walked, others, threshold) if others else None
         if constrained is not None:
             (best, answers), used = constrained, [o.label for o in others]
         elif fit:
@@ -473,7 +466,7 @@ class PathReasoner:
         for is asked of it, not of the chain). The best such chain clearing the threshold whose
         answers survive, or None."""
         options: list[tuple[Chain, ScoredChain, list[PathAnswer]]] = []
-        for candidate in [c for c in ranked if c.chain in walked][: self.config.constrained_top]:
+        for candidate in ranked[: self.config.constrained_top]:
             kept, steps = self.walker.answers(start, walked[candidate.chain]), []
             for other in others:
                 kept, step = self._constrain(kept, other)
@@ -503,6 +496,11 @@ class PathReasoner:
                 kept[near] = PathAnswer(a.id, a.label, (*a.triples, t), a.walks)
                 step = step or Step(t.relation, inverse=t.subject_id == other.id)
         return [kept[a.id] for a in answers if a.id in kept], step
+
+
+def walks_any(chain: Chain, relations: AbstractSet[str]) -> bool:
+    """The chain walks one of ``relations`` (property keys), or none is required."""
+    return not relations or any(property_key(s.relation) in relations for s in chain)
 
 
 def doubles_back(chain: Sequence[Step], step: Step) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kgcite.evaluate.metrics.answers import norm
+from kgcite.evaluate.metrics.answers import first_is_gold
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
 from kgcite.train.paths import QAItem
@@ -66,14 +66,12 @@ def pipeline_curve(
                 [it.question for it in items], [[it.topic.id] for it in items], strict=False
             )
             for it, a in zip(items, answers, strict=True):
-                predicted = [norm(p) for p in getattr(a, "predicted", ())]
+                predicted = list(getattr(a, "predicted", ()))
+                hit = first_is_gold(predicted, it.answers)  # unanswerable: the hit is no answer
                 if it.answers:
-                    yes += 1
-                    answered += bool(predicted)
-                    right += bool(predicted) and predicted[0] in {norm(x) for x in it.answers}
+                    yes, answered, right = yes + 1, answered + bool(predicted), right + hit
                 else:
-                    no += 1
-                    na += not predicted
+                    no, na = no + 1, na + hit
         rows.append(
             {
                 "threshold": round(float(t), 3),

@@ -361,8 +361,9 @@ def export_encoder(
     threshold: float = 0.5,
     lexical_weight: float = 0.25,
 ) -> Path:
-    """``model.onnx`` (int8 unless told not to) giving the last hidden state, the tokenizer, and
-    ``grounding.json`` (its settings; the threshold is calibrated afterwards)."""
+    """``model.onnx`` (int8 unless told not to) giving the last hidden state, and
+    ``grounding.json`` (its settings; the threshold is calibrated afterwards). Fine-tuning keeps
+    MiniLM's vocabulary, so the tokenizer kgcite ships for MiniLM reads it: none is written."""
     torch, transformers = _imports()
     hf_dir, out = Path(hf_dir), Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -388,7 +389,6 @@ def export_encoder(
         output_axes={0: "batch", 1: "tokens"},
         quantize=quantize,
     )
-    tok.save_pretrained(str(out / "tokenizer"))
     settings = {"max_length": max_length, "threshold": threshold, "length_cost": 0.0, "lexical_weight": lexical_weight}
     (out / GROUNDING_FILE).write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
     return target

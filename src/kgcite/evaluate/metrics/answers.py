@@ -29,6 +29,13 @@ def norm(name: str) -> str:
     return " ".join(str(name).replace("_", " ").lower().split())
 
 
+def first_is_gold(predicted: Sequence[str], gold: Iterable[str]) -> bool:
+    """Hits@1 of one question: the first predicted answer is gold; with no gold, predicting
+    nothing is the hit (the right answer is ``[NA]``)."""
+    gold_n = {norm(g) for g in gold}
+    return norm(predicted[0]) in gold_n if predicted else not gold_n
+
+
 def set_scores(predicted: Sequence[str], gold: Iterable[str]) -> tuple[float, float, float]:
     """(precision, recall, F1) of a predicted answer set; nothing predicted where the gold is
     empty (the graph does not hold the answer) is right: 1, 1, 1."""
@@ -81,7 +88,7 @@ def answer_metrics(
         predicted = [str(x) for x in row.get("predicted") or []]
         gold = [str(x) for x in row.get("answers") or []]
         gold_n = {norm(g) for g in gold}
-        hits += (norm(predicted[0]) in gold_n) if predicted else not gold_n
+        hits += first_is_gold(predicted, gold)
         prf.append(set_scores(predicted, gold))
         na += not predicted
         llm_calls.append(float(row.get("llm_calls") or 0))
