@@ -158,6 +158,7 @@ def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str
         answers=list(item.answers),
         graph=graph,
         topic=[e.label for e in result.retrieved.entities] or list(item.topic),
+        form=d["form"],
         predicted=d["predicted"],
         answer_paths=d["answer_paths"],
         sentences=d["sentences"],

@@ -74,6 +74,7 @@ class KGAnswer(_Written):
     predicted: list[str]
     answer_paths: dict[str, list[list[str]]]
     path: dict[str, Any] | None
+    form: str = "lookup"  # lookup, yesno, count, comparison, superlative, intersection
 
 
 # -- answers citing numbered quotes (EWEK-QA) ----------------------------------------------------
@@ -216,7 +217,8 @@ class RunRecord(_Written):
     answers: list[str] = []
     graph: str = ""
     topic: list[str] = []
-    predicted: list[str] = []
+    form: str = ""  # the question's form (lookup, yesno, count, comparison, superlative, intersection)
+    predicted: list[str] = []  # labels best first, a number (count), or yes/no
     answer_paths: dict[str, list[list[str]]] = {}
     sentences: list[TripleSentence] = []
     path: dict[str, Any] | None = None

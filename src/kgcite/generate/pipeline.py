@@ -28,6 +28,7 @@ from kgcite.generate.citations import (
     parse_answer,
     with_context,
 )
+from kgcite.generate.derive import Derived, Deriver
 from kgcite.generate.paths import path_sentences
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
 from kgcite.generate.statements import Gap, Statements, compose
@@ -70,6 +71,7 @@ class AttributedAnswer:
         default_factory=dict
     )  # answer → its [subject, property, value] chain
     path: dict[str, Any] | None = None  # the relation path that answered (path answers only)
+    form: str = "lookup"  # the question's form: lookup, yesno, count, comparison, superlative, intersection
 
     @property
     def answer(self) -> str:
@@ -124,6 +126,7 @@ class AttributedAnswer:
             predicted=list(self.predicted),
             answer_paths=self.answer_paths,
             path=self.path,
+            form=self.form,
         )
 
 
@@ -216,7 +219,7 @@ class Generator(ABC):
             for s in sentences
         ]
         claims = [
-            Claim.of(s.text, by_key[k], context, held)
+            Claim.of(s.text, by_key[k], context, held, [by_key[x] for x in had])
             for (s, context), had in zip(with_context(sentences), cited, strict=True)
             for k in had
         ]
@@ -328,10 +331,12 @@ class GroundedGenerator(Generator):
         summary_size: int = 5,
         paths: PathReasoner | None = None,
         shown_answers: int = 3,
+        deriver: Deriver | None = None,
     ) -> None:
         super().__init__(retriever, llm, verifier)
         self.rewrite, self.max_tokens, self.summary_size = rewrite, max_tokens, summary_size
         self.paths, self.shown_answers = paths, shown_answers
+        self.deriver = deriver or Deriver(retriever.store.one_hop)
 
     # -- path answers -------------------------------------------------------------------------
     def path_answer(self, result: PathResult, notes: Sequence[str] = ()) -> AttributedAnswer:
@@ -401,6 +406,14 @@ class GroundedGenerator(Generator):
             retrieval.question, [le.mention for le in retrieval.linked]
         )
 
+    def derive(self, retrieval: Retrieval) -> Derived | None:
+        """The derived answer of a yes/no, count, comparison, superlative or intersection
+        question, or None (a lookup, or a form the facts cannot decide)."""
+        analysis = self.analysis(retrieval)
+        if analysis.form.kind == "lookup" and len(retrieval.linked) < 2:
+            return None
+        return self.deriver.derive(analysis, retrieval.graph, [le.entity for le in retrieval.linked])
+
     def statements(self, retrieval: Retrieval) -> Statements:
         analysis = self.analysis(retrieval)
         entities = [le.entity for le in retrieval.linked]
@@ -409,8 +422,14 @@ class GroundedGenerator(Generator):
 
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
         t0 = time.perf_counter()
-        planned = [self.statements(r) for r in retrievals]
-        routes = [self._route(r, p) for r, p in zip(retrievals, planned, strict=True)]
+        derived = [self.derive(r) for r in retrievals]
+        planned = [
+            Statements(d.sentences, d.triples, d.absent) if d is not None else self.statements(r)
+            for r, d in zip(retrievals, derived, strict=True)
+        ]
+        routes = [
+            self._route(r, p) if d is None else None for r, p, d in zip(retrievals, planned, derived, strict=True)
+        ]
         select_s = (time.perf_counter() - t0) / max(1, len(retrievals))
         requests = [
             ChatRequest.of(
@@ -418,15 +437,15 @@ class GroundedGenerator(Generator):
                 system=REWRITE_SYSTEM,
                 max_tokens=self.max_tokens,
             )
-            if p.triples and self.rewrite and self.llm is not None and route is None
+            if p.triples and self.rewrite and self.llm is not None and route is None and d is None
             else None
-            for r, p, route in zip(retrievals, planned, routes, strict=True)
+            for r, p, route, d in zip(retrievals, planned, routes, derived, strict=True)
         ]
         t1 = time.perf_counter()
         replies = self._chat(requests)
         gen_s = (time.perf_counter() - t1) / max(1, sum(r is not None for r in requests))
         out: list[AttributedAnswer | LLMError] = []
-        for retrieval, plan, reply, routed in zip(retrievals, planned, replies, routes, strict=True):
+        for retrieval, plan, reply, routed, done in zip(retrievals, planned, replies, routes, derived, strict=True):
             if isinstance(reply, LLMError):
                 out.append(reply)
                 continue
@@ -438,16 +457,22 @@ class GroundedGenerator(Generator):
                 out.append(answer)
                 continue
             template = plan.sentences or (_na_sentence(retrieval),)
+            # a derived answer cites facts of members retrieval did not reach (their dates, say)
+            graph = retrieval.graph if done is None else Subgraph.merge([retrieval.graph, Subgraph((), done.triples)])
             rewritten = None
             if reply is not None:
                 facts = [s for s in plan.sentences if not s.na]
                 problem = rewrite_problem(reply.text, " ".join(s.text for s in facts))
-                rewritten = None if problem else self.accept_rewrite(reply.text, plan.triples, retrieval.graph, facts)
+                rewritten = None if problem else self.accept_rewrite(reply.text, plan.triples, graph, facts)
                 if rewritten is not None:
                     rewritten += tuple(s for s in plan.sentences if s.na)
                 notes.append(problem or ("" if rewritten else "rewrite rejected: template text kept"))
-            sentences, verify_notes = self.verify(rewritten or template, retrieval.graph)
-            stated = stated_values(sentences, retrieval.graph, {le.entity.id for le in retrieval.linked})
+            sentences, verify_notes = self.verify(rewritten or template, graph)
+            stated = (
+                done.members
+                if done is not None
+                else stated_values(sentences, graph, {le.entity.id for le in retrieval.linked})
+            )
             timings = {
                 **retrieval.timings,
                 "select": select_s,
@@ -460,7 +485,7 @@ class GroundedGenerator(Generator):
                     mode=self.mode,
                     model=self.model_name if reply is not None else "template",
                     sentences=sentences,
-                    retrieved=retrieval.graph,
+                    retrieved=graph,
                     evidence=plan.triples,
                     linked=tuple(le.entity.id for le in retrieval.linked),
                     repairs=tuple(n for n in notes if n) + tuple(verify_notes),
@@ -469,8 +494,9 @@ class GroundedGenerator(Generator):
                     timings=timings,
                     absent=plan.absent,
                     asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
-                    predicted=tuple(stated),
+                    predicted=done.predicted if done is not None else tuple(stated),
                     answer_paths=stated,
+                    form=self.analysis(retrieval).form.kind,
                 )
             )
         return out

@@ -81,6 +81,14 @@ def _sentences(groups: list[tuple[str, str, list[Triple]]]) -> list[tuple[Senten
     return out
 
 
+def state_facts(triples: Sequence[Triple]) -> list[tuple[Sentence, list[Triple]]]:
+    """One cited sentence per (subject, relation) of the triples, in their order."""
+    groups: dict[tuple[str, str], list[Triple]] = {}
+    for t in triples:
+        groups.setdefault((t.subject_label, t.relation), []).append(t)
+    return _sentences([(subject, relation, ts) for (subject, relation), ts in groups.items()])
+
+
 def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str], current: Entity) -> Entity:
     """The linked entity a part names (by its mention or label), else the one before."""
     norm = f" {normalize(text)} "

@@ -19,7 +19,7 @@ The value alone never decides: "X was directed by Y" does not state ``written by
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kgcite.kg.keys import property_key
@@ -50,6 +50,7 @@ class Claim:
     value: str
     context: str = ""
     value_relations: frozenset[str] | None = None
+    together: tuple[tuple[str, str, str], ...] = ()  # every (subject, relation, value) the sentence cites
 
     @classmethod
     def of(
@@ -58,11 +59,16 @@ class Claim:
         triple: Triple,
         context: str = "",
         held: Mapping[tuple[str, str], frozenset[str]] | None = None,
+        together: Sequence[Triple] = (),
     ) -> Claim:
         """The claim that ``sentence`` states ``triple``; ``held``: the graph's relations by
-        (subject id, value), from :func:`~kgcite.judge.support.value_relations`."""
+        (subject id, value), from :func:`~kgcite.judge.support.value_relations`; ``together``:
+        every triple the sentence cites (what a derived conclusion is recomputed from)."""
         value_relations = held.get((triple.subject_id, triple.object_value.strip())) if held is not None else None
-        return cls(sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations)
+        facts = tuple((t.subject_label, t.relation, t.object_value) for t in together)
+        return cls(
+            sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations, facts
+        )
 
 
 def value_spans(words: list[str], word_stems: list[str], value: str) -> list[tuple[int, int]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from kgcite.judge.derived import holds, is_conclusion
 from kgcite.judge.rules import Claim, verdict
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
@@ -75,8 +76,13 @@ class SupportJudge:
         return self._extended[new]
 
     def judge(self, claims: Sequence[Claim]) -> list[bool]:
-        """For each claim: does its sentence state subject, relation and value?"""
+        """For each claim: does its sentence state subject, relation and value? A derived
+        conclusion ("So X is older.") is supported iff recomputing it from all the triples its
+        sentence cites gives the same result (:mod:`kgcite.judge.derived`); no model is asked."""
         decided = self.decide(claims) if self.rules else [None if c.sentence.strip() else False for c in claims]
+        for i, c in enumerate(claims):
+            if is_conclusion(c.sentence):
+                decided[i] = bool(holds(c.sentence, c.together or ((c.subject or "", c.relation, c.value),)))
         out = [bool(d) for d in decided]
         todo = [i for i, d in enumerate(decided) if d is None]
         if todo and self.nli is not None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
+from kgcite.text.forms import Form, read_form
 from kgcite.text.lexicon import QUESTION_WORDS, STOP, cue_positions, name_stems, question_phrases, stem, stems
 from kgcite.text.values import normalize
 
@@ -186,6 +187,9 @@ class QuestionAnalysis:
     question: str
     parts: tuple[AskedPart, ...]
     summary: bool
+    form: Form = field(
+        default_factory=Form
+    )  # lookup, or what is derived from the facts: yes/no, a count, an order, what is common
 
     @property
     def relations(self) -> tuple[str, ...]:
@@ -198,6 +202,7 @@ class QuestionAnalysis:
 
     def to_dict(self) -> dict[str, object]:
         return {
+            "form": self.form.kind,
             "summary": self.summary,
             "parts": [{"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open} for p in self.parts],
         }
@@ -245,7 +250,9 @@ class QuestionAnalyzer:
         summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
         if self._embedder_factory is not None:  # an open part may still name a relation in other words
             parts = [self._embedded(p, masked) if p.open else p for p in parts]
-        return QuestionAnalysis(question, tuple(parts), summary)
+        form = read_form(question)
+        summary = summary and form.kind == "lookup"  # "Which is older, A or B?" names no relation and wants no summary
+        return QuestionAnalysis(question, tuple(parts), summary, form)
 
     def _relations(self, text: str, wh: str | None, masked: set[str]) -> tuple[tuple[str, ...], ...]:
         words = [w for w in normalize(text).split() if w not in masked]

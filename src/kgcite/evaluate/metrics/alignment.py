@@ -126,12 +126,23 @@ def alignment_claims(answer: ParsedAnswer, graph: Subgraph | None = None) -> lis
     """One claim per (sentence, complete citation triple); the graph gives the subject's label
     and the relations it holds the value under. Without it the subject is not checked."""
     labels, held = _labels(graph), value_relations(graph.triples) if graph is not None else {}
-    return [
-        Claim(s.text, labels.get(k[0]), k[1], k[2], context, held.get((k[0], k[2].strip())) if graph else None)
-        for s, context in with_context(answer.sentences)
-        for t in s.cited_triples()
-        if (k := t.key) is not None
-    ]
+    out = []
+    for s, context in with_context(answer.sentences):
+        keys = [k for t in s.cited_triples() if (k := t.key) is not None]
+        together = tuple((labels.get(k[0], k[0]), k[1], k[2]) for k in keys)  # a conclusion is recomputed from these
+        out += [
+            Claim(
+                s.text,
+                labels.get(k[0]),
+                k[1],
+                k[2],
+                context,
+                held.get((k[0], k[2].strip())) if graph else None,
+                together,
+            )
+            for k in keys
+        ]
+    return out
 
 
 def na_claims(answer: ParsedAnswer, absent: Sequence[TripleKey], graph: Subgraph | None = None) -> list[list[Claim]]:

@@ -1,0 +1,364 @@
+"""Answers derived from facts: yes/no, counts, comparisons, superlatives, what sets share.
+
+The question reader gives the form (:mod:`kgcite.text.forms`) and the asked relations; here the
+facts are found, each stated and cited, and one conclusion sentence cites every fact it rests on
+(written by :mod:`kgcite.judge.derived`, which the judge uses to recompute it). A derivation
+needs every member's value: a member the graph gives none gets an ``[NA]`` sentence, and a
+yes/no over a relation the graph lacks is ``[NA]``, never "no". A question this module cannot
+derive (no relation to count, one entity to compare) returns None and is looked up as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kgcite.generate.citations import NACitation, Sentence, cite_triples
+from kgcite.generate.statements import Gap, gap_sentence, state_facts
+from kgcite.judge.derived import common_sentence, count_sentence, order_sentence, rank
+from kgcite.kg.keys import property_key
+from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.retrieve.question import UNINFORMATIVE, QuestionAnalysis
+from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
+from kgcite.text.lexicon import property_label, stem
+from kgcite.text.values import normalize
+
+#: Words in a relation's name that mark when something began: "older" compares these first.
+_START = frozenset(
+    stem(w)
+    for w in (
+        "birth",
+        "born",
+        "open",
+        "opened",
+        "found",
+        "founded",
+        "established",
+        "inception",
+        "start",
+        "begin",
+        "built",
+        "created",
+        "released",
+        "published",
+        "launched",
+        "formed",
+        "entered",
+        "introduced",
+        "first",
+    )
+)
+_LITERAL = re.compile(r"\b\d[\d,]*(?:\.\d+)?(?:\s*(?:bce|bc|ce|ad))?\b", re.IGNORECASE)
+#: How many counted members a count's text lists; the rest are "and N more" (all are in --json).
+SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A derived answer: its sentences (facts, then the conclusion), what it cites, what it
+    lacks, and the answer a run scores (labels, a number, or yes/no)."""
+
+    form: Form
+    sentences: tuple[Sentence, ...]
+    triples: tuple[Triple, ...]
+    absent: tuple[Gap, ...]
+    predicted: tuple[str, ...]
+    members: dict[str, list[list[str]]]  # each answer or counted member → the triple that gives it
+
+
+Facts = Callable[[str], Subgraph]
+
+
+class Deriver:
+    """Derives the answer of a non-lookup question over the retrieved graph; ``facts`` gives an
+    entity's one-hop graph (the store's), for members the retrieval did not reach."""
+
+    def __init__(self, facts: Facts, *, shown: int = SHOWN) -> None:
+        self.facts, self.shown = facts, shown
+
+    def derive(self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity]) -> Derived | None:
+        form = analysis.form
+        if not entities or len(analysis.parts) > 1:
+            return None
+        relations = asked_relations(analysis)
+        if form.kind == "yesno":
+            return self.yes_no(analysis, graph, entities, relations)
+        if form.kind == "count":
+            return self.count(analysis, graph, entities[0], relations)
+        if form.kind in ("comparison", "superlative") and form.order is not None:
+            return self.order(analysis, graph, entities, relations, form.order)
+        if form.kind == "intersection" or (len(entities) > 1 and len(analysis.groups) > 1):
+            return self.common(analysis, graph, entities, relations)
+        return None
+
+    # -- yes/no --------------------------------------------------------------------------------
+    def yes_no(
+        self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
+    ) -> Derived | None:
+        """Yes when a triple of an asked relation joins the subject to the other entity (or the
+        value the question gives); no when that relation holds other values; else [NA]."""
+        subject, others = entities[0], entities[1:]
+        names = " ".join(normalize(e.label) for e in entities)
+        literals = [m for m in _LITERAL.findall(analysis.question) if normalize(m) not in names.split()]
+        if not others and not literals:
+            return None  # "Is X alive?": nothing to check against
+        asked = [t for t in graph.triples if property_key(t.relation) in relations and not t.is_label]
+        if others:
+            other = others[0]
+            joined = [
+                t for t in _between(graph, subject, other) if not relations or property_key(t.relation) in relations
+            ]
+            if joined:
+                return self._polar(analysis, True, joined)
+            held = [t for t in asked if t.subject_id == subject.id] or [t for t in asked if t.subject_id == other.id]
+        else:
+            held = [t for t in asked if t.subject_id == subject.id]
+            hits = [t for t in held if any(same_value(t.object_value, v) for v in literals)]
+            if hits:
+                return self._polar(analysis, True, hits)
+        if held:
+            return self._polar(analysis, False, held)
+        relation = analysis.relations[0] if analysis.relations else None
+        if relation is None:
+            said = analysis.question.rstrip("?. ")
+            text = f"The graph does not say whether {said[:1].lower()}{said[1:]}."
+            return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
+        gap = Sentence(gap_sentence(subject.label, relation, analysis.parts[0].wh), (NACitation(),))
+        return Derived(analysis.form, (gap,), (), ((subject.id, relation),), (), {})
+
+    def _polar(self, analysis: QuestionAnalysis, yes: bool, triples: list[Triple]) -> Derived:
+        stated = state_facts(triples)
+        lead = "Yes: " if yes else "No: "
+        sentences = [Sentence(lead + s.text if i == 0 else s.text, s.citations) for i, (s, _) in enumerate(stated)]
+        return Derived(
+            analysis.form, tuple(sentences), tuple(triples), (), ("yes" if yes else "no",), _members(triples)
+        )
+
+    # -- count ---------------------------------------------------------------------------------
+    def count(self, analysis: QuestionAnalysis, graph: Subgraph, topic: Entity, relations: set[str]) -> Derived | None:
+        """The members an asked relation links to the topic, each cited, then their number. A
+        relation that holds the number itself ("number of platforms: 6") is looked up instead."""
+        if not relations:
+            return None
+        found = _linked(graph, topic, relations)
+        if not found:
+            relation = analysis.relations[0]
+            gap = Sentence(gap_sentence(topic.label, relation, "what"), (NACitation(),))
+            return Derived(analysis.form, (gap,), (), ((topic.id, relation),), (), {})
+        if len(found) == 1 and quantity(found[0].object_value) is not None and found[0].subject_id == topic.id:
+            return None  # the graph states the number: a lookup answers it
+        ends = list(dict.fromkeys(_far(t, topic.id) for t in found))
+        shown = [t for t in found if _far(t, topic.id) in ends[: self.shown]]
+        sentences = [s for s, _ in state_facts(shown)]
+        if len(ends) > self.shown:
+            sentences.append(
+                Sentence(f"… and {len(ends) - self.shown} more.", cite_triples(t.key for t in found if t not in shown))
+            )
+        sentences.append(Sentence(count_sentence(len(ends), analysis.form.noun), cite_triples(t.key for t in found)))
+        return Derived(analysis.form, tuple(sentences), tuple(found), (), (str(len(ends)),), _members(found, topic.id))
+
+    # -- comparison and superlative ------------------------------------------------------------
+    def order(
+        self,
+        analysis: QuestionAnalysis,
+        graph: Subgraph,
+        entities: Sequence[Entity],
+        relations: set[str],
+        order: Order,
+    ) -> Derived | None:
+        """Which member wins on a value of the order's kind: the members are the entities named
+        ("A or B"), or the set an asked relation links to the one named ("the stations the
+        railway operates")."""
+        set_triples: list[Triple] = []
+        if len(entities) > 1:
+            members = list(entities)
+        else:
+            set_triples = [t for t in _linked(graph, entities[0], relations) if _far_id(t, entities[0].id)]
+            ends = [e for t in set_triples if (e := _far_entity(t, entities[0].id)) is not None]
+            members = list({e.id: e for e in ends}.values())
+            if len(members) < 2:
+                return None
+        facts = {
+            m.id: [t for t in self._about(graph, m) if as_kind(t.object_value, order.kind) is not None] for m in members
+        }
+        relation = _choose(facts, relations, order)
+        if relation is None:
+            text = f"The graph gives no {'date' if order.kind == 'date' else 'number'} to compare {_join([m.label for m in members])} by."
+            return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
+        valued = {m.id: [t for t in facts[m.id] if property_key(t.relation) == property_key(relation)] for m in members}
+        best: dict[str, Triple] = {}
+        for m in members:
+            ranked = rank([(m.label, t.relation, t.object_value) for t in valued[m.id]], order)
+            if ranked is not None and valued[m.id]:
+                best[m.id] = next(
+                    t for t in valued[m.id] if as_kind(t.object_value, order.kind) == ranked.values[m.label]
+                )
+        sentences: list[Sentence] = [s for s, _ in state_facts(set_triples)]
+        absent: list[Gap] = []
+        for m in members:
+            if m.id in best:
+                sentences.append(state_facts([best[m.id]])[0][0])
+            else:
+                wh = "when" if order.kind == "date" else "what"
+                sentences.append(Sentence(gap_sentence(m.label, relation, wh), (NACitation(),)))
+                absent.append((m.id, relation))
+        compared = [best[m.id] for m in members if m.id in best]
+        ranked = rank([(t.subject_label, t.relation, t.object_value) for t in compared], order)
+        superlative = analysis.form.kind == "superlative" or len(members) > 2
+        cited = set_triples + compared
+        if ranked is None or len(compared) < 2 or (absent and len(entities) > 1 and len(members) == 2):
+            return Derived(analysis.form, tuple(sentences), tuple(cited), tuple(absent), (), _members(cited))
+        polar = None
+        if analysis.form.polar:
+            polar = set(ranked.winners) == {entities[0].label}
+        conclusion = order_sentence(list(ranked.winners), order, superlative, polar=polar)
+        if absent:
+            conclusion = conclusion.replace("So ", "So, of those the graph gives a value, ", 1)
+        sentences.append(Sentence(conclusion, cite_triples(t.key for t in cited)))
+        predicted = ("yes" if polar else "no",) if polar is not None else ranked.winners
+        return Derived(
+            analysis.form, tuple(sentences), tuple(cited), tuple(absent), tuple(predicted), _members(compared)
+        )
+
+    def _about(self, graph: Subgraph, entity: Entity) -> list[Triple]:
+        own = [t for t in graph.triples if t.subject_id == entity.id and not t.is_label]
+        return own or [t for t in self.facts(entity.id).triples if t.subject_id == entity.id and not t.is_label]
+
+    # -- intersection and constraint -----------------------------------------------------------
+    def common(
+        self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
+    ) -> Derived | None:
+        """The entities an asked relation links to every named one ("designed both A and B",
+        "stations the railway operates that are located in Vellmoor")."""
+        anchors = list(dict.fromkeys(entities))[:4]
+        if len(anchors) < 2:
+            return None
+        linked = {a.id: [t for t in _linked(graph, a, relations or _all(graph)) if _far_id(t, a.id)] for a in anchors}
+        missing = [a for a in anchors if not linked[a.id]]
+        if missing:
+            if analysis.form.kind != "intersection":
+                return None  # a lookup naming two entities: answered as before
+            relation = analysis.relations[0] if analysis.relations else None
+            if relation is None:
+                return None
+            gaps = [Sentence(gap_sentence(a.label, relation, analysis.parts[0].wh), (NACitation(),)) for a in missing]
+            return Derived(analysis.form, tuple(gaps), (), tuple((a.id, relation) for a in missing), (), {})
+        sets = [{_far_id(t, a.id) for t in linked[a.id]} for a in anchors]
+        shared = set.intersection(*sets) - {a.id for a in anchors}
+        if not shared and analysis.form.kind != "intersection":
+            return None
+        cited = (
+            [t for a in anchors for t in linked[a.id] if _far_id(t, a.id) in shared]
+            if shared
+            else [t for a in anchors for t in linked[a.id]]
+        )
+        members = list(
+            dict.fromkeys(_far(t, a.id) for a in anchors for t in linked[a.id] if _far_id(t, a.id) in shared)
+        )
+        sentences = [s for s, _ in state_facts(cited)]
+        sentences.append(
+            Sentence(common_sentence(members, [a.label for a in anchors]), cite_triples(t.key for t in cited))
+        )
+        return Derived(analysis.form, tuple(sentences), tuple(cited), (), tuple(members), _members(cited))
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def asked_relations(analysis: QuestionAnalysis) -> set[str]:
+    """The asked relations (canonical), each group narrowed to those whose name's words the
+    question says most fully: "How many stations does R operate?" asks ``operates``, not
+    ``operated_by`` (its "by" is not said); both stay where the question says both."""
+    said = {stem(w) for w in normalize(analysis.question).split()}
+    out: set[str] = set()
+    for group in analysis.groups:
+        unsaid = {r: sum(stem(w) not in said for w in normalize(property_label(r)).split()) for r in group}
+        fewest = min(unsaid.values())
+        out |= {property_key(r) for r, n in unsaid.items() if n == fewest}
+    return out
+
+
+def _join(labels: Sequence[str]) -> str:
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
+def _all(graph: Subgraph) -> set[str]:
+    """Every informative relation of the graph: what "What do A and B have in common?" may share."""
+    return {k for t in graph.triples if (k := property_key(t.relation)) not in UNINFORMATIVE}
+
+
+def _between(graph: Subgraph, a: Entity, b: Entity) -> list[Triple]:
+    """Triples joining two entities, either way."""
+    return [
+        t
+        for t in graph.triples
+        if (t.subject_id == a.id and t.object_id == b.id) or (t.subject_id == b.id and t.object_id == a.id)
+    ]
+
+
+def _linked(graph: Subgraph, entity: Entity, relations: set[str]) -> list[Triple]:
+    """The entity's triples of the relations, outgoing first, then incoming; each once."""
+    out = [t for t in graph.triples if t.subject_id == entity.id and property_key(t.relation) in relations]
+    out += [
+        t
+        for t in graph.triples
+        if t.object_id == entity.id and t.subject_id != entity.id and property_key(t.relation) in relations
+    ]
+    return [t for t in dict.fromkeys(out) if not t.is_label]
+
+
+def _far(t: Triple, near: str) -> str:
+    """The label at the other end of a triple from ``near``."""
+    return t.subject_label if t.object_id == near and t.subject_id != near else t.object_value
+
+
+def _far_id(t: Triple, near: str) -> str | None:
+    """The entity id at the other end, None for a literal value."""
+    return t.subject_id if t.object_id == near and t.subject_id != near else t.object_id
+
+
+def _far_entity(t: Triple, near: str) -> Entity | None:
+    if t.object_id == near and t.subject_id != near:
+        return Entity(t.subject_id, t.subject_label)
+    return Entity(t.object_id, t.object_value) if t.object_id is not None else None
+
+
+def _members(triples: Sequence[Triple], near: str | None = None) -> dict[str, list[list[str]]]:
+    """Each answer (the far end from ``near``, else the subject) with the triple citing it."""
+    out: dict[str, list[list[str]]] = {}
+    for t in triples:
+        label = _far(t, near) if near is not None else t.subject_label
+        out.setdefault(label, [[t.subject_label, t.relation, t.object_value]])
+    return out
+
+
+def _choose(facts: dict[str, list[Triple]], asked: set[str], order: Order) -> str | None:
+    """The relation to compare by (the graph's spelling): an asked one the members hold, else
+    one named by the order's measure ("longer" → length), else — for dates — one that marks a
+    beginning (birth, opening, founding), then the one most members hold."""
+    held: dict[str, str] = {}
+    count: dict[str, int] = {}
+    for triples in facts.values():
+        for r in dict.fromkeys(property_key(t.relation) for t in triples):
+            count[r] = count.get(r, 0) + 1
+        for t in triples:
+            held.setdefault(property_key(t.relation), t.relation)
+    if not held:
+        return None
+
+    def words(r: str) -> set[str]:
+        return {stem(w) for w in normalize(r).split()}
+
+    dimension = {stem(w) for w in order.dimension}
+    ranked = sorted(
+        held,
+        key=lambda r: (
+            r not in asked,
+            not (words(r) & dimension),
+            not (order.kind == "date" and words(r) & _START),
+            -count[r],
+            r,
+        ),
+    )
+    return held[ranked[0]]
