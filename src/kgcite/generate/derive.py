@@ -99,11 +99,15 @@ class Deriver:
         """Yes when a triple of an asked relation joins the subject to the other entity (or the
         value the question gives); no when that relation holds other values; else [NA]."""
         subject, others = entities[0], entities[1:]
-        names = " ".join(normalize(e.label) for e in entities)
-        literals = [m for m in _LITERAL.findall(analysis.question) if normalize(m) not in names.split()]
-        if not others and not literals:
-            return None  # "Is X alive?": nothing to check against
+        names = {w for e in entities for w in normalize(e.label).split()}
+        literals = [m for m in _LITERAL.findall(analysis.question) if normalize(m) not in names]
         asked = [t for t in graph.triples if property_key(t.relation) in relations and not t.is_label]
+        if others or _names_more(analysis.question, names):  # a name is claimed: not a date's relation
+            relations = {r for r in relations if not _dated(r)} or relations
+            asked = [t for t in asked if quantity(t.object_value) is None]
+        elif literals:  # "Did it open in 1872?": a date's or number's relation
+            asked = [t for t in asked if quantity(t.object_value) is not None]
+        held = [t for t in asked if t.subject_id == subject.id]
         if others:
             other = others[0]
             joined = [
@@ -111,15 +115,23 @@ class Deriver:
             ]
             if joined:
                 return self._polar(analysis, True, joined)
-            held = [t for t in asked if t.subject_id == subject.id] or [t for t in asked if t.subject_id == other.id]
+            held = held or [t for t in asked if t.subject_id == other.id]
         else:
-            held = [t for t in asked if t.subject_id == subject.id]
-            hits = [t for t in held if any(same_value(t.object_value, v) for v in literals)]
+            said = f" {normalize(analysis.question)} "
+            hits = [
+                t
+                for t in held
+                if f" {normalize(t.object_value)} " in said or any(same_value(t.object_value, v) for v in literals)
+            ]
             if hits:
                 return self._polar(analysis, True, hits)
+            if held and not literals and not _names_more(analysis.question, names):
+                return None  # "Was X born?": no value claimed, nothing to say no to
         if held:
             return self._polar(analysis, False, held)
-        relation = analysis.relations[0] if analysis.relations else None
+        if not others and not literals and not _names_more(analysis.question, names):
+            return None
+        relation = next((r for r in analysis.relations if property_key(r) in relations), None)
         if relation is None:
             said = analysis.question.rstrip("?. ")
             text = f"The graph does not say whether {said[:1].lower()}{said[1:]}."
@@ -179,9 +191,7 @@ class Deriver:
             members = list({e.id: e for e in ends}.values())
             if len(members) < 2:
                 return None
-        facts = {
-            m.id: [t for t in self._about(graph, m) if as_kind(t.object_value, order.kind) is not None] for m in members
-        }
+        facts = {m.id: [t for t in self._about(m) if as_kind(t.object_value, order.kind) is not None] for m in members}
         relation = _choose(facts, relations, order)
         if relation is None:
             text = f"The graph gives no {'date' if order.kind == 'date' else 'number'} to compare {_join([m.label for m in members])} by."
@@ -205,7 +215,7 @@ class Deriver:
                 absent.append((m.id, relation))
         compared = [best[m.id] for m in members if m.id in best]
         ranked = rank([(t.subject_label, t.relation, t.object_value) for t in compared], order)
-        superlative = analysis.form.kind == "superlative" or len(members) > 2
+        superlative = len(members) > 2 or bool(set_triples)  # "older" of two, "the oldest" of more
         cited = set_triples + compared
         if ranked is None or len(compared) < 2 or (absent and len(entities) > 1 and len(members) == 2):
             return Derived(analysis.form, tuple(sentences), tuple(cited), tuple(absent), (), _members(cited))
@@ -221,9 +231,9 @@ class Deriver:
             analysis.form, tuple(sentences), tuple(cited), tuple(absent), tuple(predicted), _members(compared)
         )
 
-    def _about(self, graph: Subgraph, entity: Entity) -> list[Triple]:
-        own = [t for t in graph.triples if t.subject_id == entity.id and not t.is_label]
-        return own or [t for t in self.facts(entity.id).triples if t.subject_id == entity.id and not t.is_label]
+    def _about(self, entity: Entity) -> list[Triple]:
+        """A member's own facts, from the store: retrieval holds only how it links to the topic."""
+        return [t for t in self.facts(entity.id).triples if t.subject_id == entity.id and not t.is_label]
 
     # -- intersection and constraint -----------------------------------------------------------
     def common(
@@ -234,7 +244,7 @@ class Deriver:
         anchors = list(dict.fromkeys(entities))[:4]
         if len(anchors) < 2:
             return None
-        linked = {a.id: [t for t in _linked(graph, a, relations or _all(graph)) if _far_id(t, a.id)] for a in anchors}
+        linked = {a.id: _linked(graph, a, relations or _all(graph)) for a in anchors}
         missing = [a for a in anchors if not linked[a.id]]
         if missing:
             if analysis.form.kind != "intersection":
@@ -244,18 +254,16 @@ class Deriver:
                 return None
             gaps = [Sentence(gap_sentence(a.label, relation, analysis.parts[0].wh), (NACitation(),)) for a in missing]
             return Derived(analysis.form, tuple(gaps), (), tuple((a.id, relation) for a in missing), (), {})
-        sets = [{_far_id(t, a.id) for t in linked[a.id]} for a in anchors]
+        sets = [{_end(t, a.id) for t in linked[a.id]} for a in anchors]
         shared = set.intersection(*sets) - {a.id for a in anchors}
         if not shared and analysis.form.kind != "intersection":
             return None
         cited = (
-            [t for a in anchors for t in linked[a.id] if _far_id(t, a.id) in shared]
+            [t for a in anchors for t in linked[a.id] if _end(t, a.id) in shared]
             if shared
             else [t for a in anchors for t in linked[a.id]]
         )
-        members = list(
-            dict.fromkeys(_far(t, a.id) for a in anchors for t in linked[a.id] if _far_id(t, a.id) in shared)
-        )
+        members = list(dict.fromkeys(_far(t, a.id) for a in anchors for t in linked[a.id] if _end(t, a.id) in shared))
         sentences = [s for s, _ in state_facts(cited)]
         sentences.append(
             Sentence(common_sentence(members, [a.label for a in anchors]), cite_triples(t.key for t in cited))
@@ -277,6 +285,18 @@ def asked_relations(analysis: QuestionAnalysis) -> set[str]:
         fewest = min(unsaid.values())
         out |= {property_key(r) for r, n in unsaid.items() if n == fewest}
     return out
+
+
+def _names_more(question: str, names: set[str]) -> bool:
+    """The question names something besides its linked entities: a capitalised word after the
+    first ("Was X born in *Cameron*?"), the value it claims though linking found no entity."""
+    words = re.findall(r"[\w'-]+", question)[1:]
+    return any(w[:1].isupper() and normalize(w) not in names for w in words)
+
+
+def _dated(relation: str) -> bool:
+    """A relation whose name says its values are dates ("date of birth", "release_year")."""
+    return bool({"date", "year", "time", "when"} & set(normalize(property_label(relation)).split()))
 
 
 def _join(labels: Sequence[str]) -> str:
@@ -313,6 +333,11 @@ def _far(t: Triple, near: str) -> str:
     return t.subject_label if t.object_id == near and t.subject_id != near else t.object_value
 
 
+def _end(t: Triple, near: str) -> str:
+    """What the far end is, to compare ends across anchors: its id, or a literal's words."""
+    return _far_id(t, near) or f"value:{normalize(t.object_value)}"
+
+
 def _far_id(t: Triple, near: str) -> str | None:
     """The entity id at the other end, None for a literal value."""
     return t.subject_id if t.object_id == near and t.subject_id != near else t.object_id
@@ -334,9 +359,9 @@ def _members(triples: Sequence[Triple], near: str | None = None) -> dict[str, li
 
 
 def _choose(facts: dict[str, list[Triple]], asked: set[str], order: Order) -> str | None:
-    """The relation to compare by (the graph's spelling): an asked one the members hold, else
-    one named by the order's measure ("longer" → length), else — for dates — one that marks a
-    beginning (birth, opening, founding), then the one most members hold."""
+    """The relation to compare by (the graph's spelling). An order with a measure ("longer" →
+    length) compares only relations named by it; then an asked relation comes first, then — for
+    dates — one that marks a beginning (birth, opening, founding), then the one most members hold."""
     held: dict[str, str] = {}
     count: dict[str, int] = {}
     for triples in facts.values():
@@ -351,11 +376,14 @@ def _choose(facts: dict[str, list[Triple]], asked: set[str], order: Order) -> st
         return {stem(w) for w in normalize(r).split()}
 
     dimension = {stem(w) for w in order.dimension}
+    if dimension:  # "deepest" compares depths or nothing: never the year a lake was found
+        held = {r: name for r, name in held.items() if words(r) & dimension}
+        if not held:
+            return None
     ranked = sorted(
         held,
         key=lambda r: (
             r not in asked,
-            not (words(r) & dimension),
             not (order.kind == "date" and words(r) & _START),
             -count[r],
             r,

@@ -336,7 +336,7 @@ class GroundedGenerator(Generator):
         super().__init__(retriever, llm, verifier)
         self.rewrite, self.max_tokens, self.summary_size = rewrite, max_tokens, summary_size
         self.paths, self.shown_answers = paths, shown_answers
-        self.deriver = deriver or Deriver(retriever.store.one_hop)
+        self._deriver = deriver
 
     # -- path answers -------------------------------------------------------------------------
     def path_answer(self, result: PathResult, notes: Sequence[str] = ()) -> AttributedAnswer:
@@ -405,6 +405,17 @@ class GroundedGenerator(Generator):
         return retrieval.analysis or self.retriever.analyzer.analyse(
             retrieval.question, [le.mention for le in retrieval.linked]
         )
+
+    @property
+    def deriver(self) -> Deriver:
+        """Built on first use over the retriever's store (members' facts come from it)."""
+        if self._deriver is None:
+            self._deriver = Deriver(self.retriever.store.one_hop)
+        return self._deriver
+
+    @deriver.setter
+    def deriver(self, deriver: Deriver) -> None:
+        self._deriver = deriver
 
     def derive(self, retrieval: Retrieval) -> Derived | None:
         """The derived answer of a yes/no, count, comparison, superlative or intersection
