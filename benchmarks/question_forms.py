@@ -405,7 +405,14 @@ def metaqa_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuest
         other = rng.choice([x for x in directors if x != d])
         for who, gold in ((d, "yes"), (other, "no")):
             out += _q(g, "yesno", "directed", ("Was {f} directed by {d}?", "Did {d} direct {f}?"), [gold], f=f, d=who)
-    prolific = [d for d in directors if 2 <= len(facts.inc[(d, "directed_by")]) <= 8]
+    # a title MetaQA gives two release years (two films of one name) makes "the earliest" ambiguous
+    prolific = [
+        d
+        for d in directors
+        if 2 <= len(facts.inc[(d, "directed_by")]) <= 8
+        and all(len(facts.out[(f, "release_year")]) == 1 for f in facts.inc[(d, "directed_by")])
+        and winner(facts, facts.inc[(d, "directed_by")], "release_year", False)
+    ]
     for d in rng.sample(prolific, min(n, len(prolific))):
         out += _q(
             g,

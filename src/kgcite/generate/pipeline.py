@@ -423,7 +423,10 @@ class GroundedGenerator(Generator):
         analysis = self.analysis(retrieval)
         if analysis.form.kind == "lookup" and len(retrieval.linked) < 2:
             return None
-        return self.deriver.derive(analysis, retrieval.graph, [le.entity for le in retrieval.linked])
+        said = retrieval.question.lower()
+        # in the order the question names them: "Is A deeper than B?" asks about A
+        linked = sorted(retrieval.linked, key=lambda le: said.find(le.mention.lower()) % (len(said) + 1))
+        return self.deriver.derive(analysis, retrieval.graph, [le.entity for le in linked])
 
     def statements(self, retrieval: Retrieval) -> Statements:
         analysis = self.analysis(retrieval)

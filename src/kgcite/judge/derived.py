@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgcite.text.forms import Order, Quantity, as_kind, comparable, find_order, sort_key
+from kgcite.text.lexicon import occurrences
 from kgcite.text.values import normalize
 
 #: (subject label, relation, value) of one cited triple.
@@ -154,11 +155,24 @@ def rank(facts: Sequence[Fact], order: Order) -> Ranked | None:
 
 
 def stated_labels(text: str, labels: Sequence[str]) -> list[str]:
-    """The labels a normalised text states as whole words, a label inside a longer stated label
-    not counted ("Vellmoor" in "Vellmoor Central")."""
-    padded = f" {text} "
-    found = [label for label in labels if f" {normalize(label)} " in padded]
-    return [a for a in found if not any(a != b and f" {normalize(a)} " in f" {normalize(b)} " for b in found)]
+    """The labels a normalised text states as whole words; an occurrence inside a longer stated
+    label does not count ("Vellmoor" in "Vellmoor Central"), one of its own does ("The Olsen
+    Gang and The Olsen Gang on the Track" states both)."""
+    words = text.split()
+    spans = {
+        label: [(i, i + len(key)) for i in occurrences(words, key)]
+        for label in dict.fromkeys(labels)
+        if (key := normalize(label).split())
+    }
+    longest = sorted(spans, key=lambda label: -len(normalize(label).split()))
+    covered: set[int] = set()
+    found: set[str] = set()
+    for label in longest:
+        free = [(a, b) for a, b in spans[label] if not set(range(a, b)) <= covered]
+        if free:
+            found.add(label)
+            covered |= {i for a, b in free for i in range(a, b)}
+    return [label for label in spans if label in found]
 
 
 def shared_end(facts: Sequence[Fact]) -> str | None:

@@ -37,8 +37,9 @@ _TITLE_WORDS = frozenset(["also", "as", "being", "both", "than", "then"])
 #: Words an n-gram of the question may not start or end with: the one stop list and the question
 #: words, less those that begin titles, plus the words of a request ("tell me about").
 _STOP = (STOP - _TITLE_WORDS) | QUESTION_WORDS | frozenset(["he", "she", "they", "about", "me", "tell"])
+_CAPITAL_WORD = r"[A-Z][\w\-.]*(?:['’]\w+)*"  # "Momma's" is one word: "Big Momma's House" one run
 _CAPITALISED_RUN = re.compile(
-    r"\b(?:[A-Z][\w\-.]*(?:\s+(?:of|the|de|van|von|da|di|del|la|le|[A-Z][\w\-.]*))*\s+)*[A-Z][\w\-.]*"
+    rf"\b(?:{_CAPITAL_WORD}(?:\s+(?:of|the|de|van|von|da|di|del|la|le|{_CAPITAL_WORD}))*\s+)*{_CAPITAL_WORD}"
 )
 
 
@@ -122,42 +123,56 @@ class EntityLinker:
                 (clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1
             ]
             out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
-        widened = [(self._widest(question, t), label) for t, label in dict.fromkeys(out) if t]
+        widened = [(w, label) for t, label in dict.fromkeys(out) if t for w in self._widest(question, t)]
         return list(dict.fromkeys(widened))
 
-    def _widest(self, question: str, text: str) -> str:
+    def _widest(self, question: str, text: str, occurrences: int = 2) -> list[str]:
         """The longest span of the question around a mention that is a label: NER and the
         capitalised runs cut "the Vellmoor and Tarn Railway" into "Vellmoor" and "Tarn Railway",
-        and the town must not win over the railway whose label holds it."""
+        and the town must not win over the railway whose label holds it. The first
+        ``occurrences`` of the mention are widened each ("Taken 2 and Taken 3" names two films);
+        a long question repeating a name does not multiply look-ups beyond that."""
         words, inner = _words(question), [label_key(w) for w in text.split()]
         keys, n = [label_key(w) for w in words], len(inner)
-        # the first occurrence only: a long question repeating a name must not multiply look-ups
-        starts = next(([i] for i in range(len(words) - n + 1) if keys[i : i + n] == inner), [])
+        starts = [i for i in range(len(words) - n + 1) if keys[i : i + n] == inner][:occurrences]
+        out = [self._widest_at(words, i, n) or text for i in starts] or [text]
+        return list(dict.fromkeys(out))
+
+    def _widest_at(self, words: list[str], i: int, n: int) -> str | None:
         for size in range(min(self.max_ngram, len(words)), n, -1):
-            for i in starts:
-                for a in range(max(0, i + n - size), min(i, len(words) - size) + 1):
-                    span = words[a : a + size]
-                    if label_key(span[0]) in _STOP - ARTICLES or label_key(span[-1]) in _STOP:
-                        continue
-                    if self._by_label(" ".join(span)):
-                        return " ".join(span)
-        return text
+            for a in range(max(0, i + n - size), min(i, len(words) - size) + 1):
+                span = words[a : a + size]
+                # a title may begin with a capitalised function word mid-question ("They Live by Night")
+                opens = label_key(span[0]) not in _STOP - ARTICLES or (a > 0 and span[0][:1].isupper())
+                if not opens or label_key(span[-1]) in _STOP:
+                    continue
+                if self._by_label(" ".join(span)):
+                    return " ".join(span)
+        return None
 
     def _ngrams(self, question: str, found: list[str]) -> list[str]:
         """Word n-grams (longest first) that name an entity case-insensitively and are not inside a
         mention already found; one word only if capitalised mid-sentence or not a common word."""
         words = _words(question)
+        keys = [label_key(w) for w in words]
         taken = {label_key(w) for f in found for w in f.split()}
+        # where the found mentions stand (first occurrence): a longer n-gram elsewhere may reuse
+        # their words ("Taken 2 and *Taken 3*"); a single word may not
+        spans = [[label_key(w) for w in f.split()] for f in found]
+        at = {
+            j
+            for sp in spans
+            for i in [next((i for i in range(len(keys) - len(sp) + 1) if keys[i : i + len(sp)] == sp), -1)]
+            if i >= 0
+            for j in range(i, i + len(sp))
+        }
         out: list[str] = []
         for n in range(min(self.max_ngram, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
                 gram = words[i : i + n]
                 first = label_key(gram[0])
-                if (
-                    {label_key(w) for w in gram} & taken
-                    or (first in _STOP and not (first == "the" and n > 1))
-                    or label_key(gram[-1]) in _STOP
-                ):
+                overlaps = bool(set(range(i, i + n)) & at) if n > 1 else label_key(gram[0]) in taken
+                if overlaps or (first in _STOP and not (first == "the" and n > 1)) or label_key(gram[-1]) in _STOP:
                     continue
                 # one word: capitalised mid-sentence, or lower case (>= 5 letters) when nothing else names an entity
                 if n == 1 and not (
@@ -174,6 +189,7 @@ class EntityLinker:
                 if self._by_label(text):
                     out.append(text)
                     taken |= {label_key(w) for w in gram}
+                    at |= set(range(i, i + n))
         return out
 
     def _link(self, question: str, mentions: list[Mention], asked: Sequence[str] = ()) -> list[LinkedEntity]:

@@ -123,7 +123,7 @@ def find_order(words: list[str]) -> Order | None:
             base = ORDERS[after] if w in ("more", "most") else _flip(ORDERS[after])
             return Order(f"{w} {after}", base.kind, base.greatest, base.dimension)
         if w in ("more", "most", "less", "least", "fewer", "fewest") and after and after.endswith("s"):
-            return Order(w, "number", order.greatest, (after,))  # "more platforms": their number
+            return Order(f"{w} {after}", "number", order.greatest, (after,))  # "more platforms": their number
         if w in ("more", "most", "less", "least"):
             continue  # "more about", "at least": no comparison
         before = words[i - 1] if i else ""
