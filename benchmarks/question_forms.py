@@ -326,7 +326,7 @@ def biokalma_questions(facts: Facts, rng: random.Random, n: int, unique: set[str
             p=p,
             pl=rng.choice(places),
         )
-    parents = sorted(p for p in facts.subjects["child"] if p in unique and len(set(facts.out[(p, "child")])) >= 2)
+    parents = sorted(p for p in facts.subjects["child"] if p in unique)
     for p in rng.sample(parents, min(n, len(parents))):
         out += _q(
             g,
@@ -336,9 +336,7 @@ def biokalma_questions(facts: Facts, rng: random.Random, n: int, unique: set[str
             [str(len(set(facts.out[(p, "child")])))],
             p=p,
         )
-    awarded = sorted(
-        p for p in facts.subjects["award received"] if p in unique and len(set(facts.out[(p, "award received")])) >= 2
-    )
+    awarded = sorted(p for p in facts.subjects["award received"] if p in unique)
     for p in rng.sample(awarded, min(n, len(awarded))):
         out += _q(
             g,

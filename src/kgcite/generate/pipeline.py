@@ -158,6 +158,13 @@ def _na_sentence(retrieval: Retrieval) -> Sentence:
     return Sentence(f"The knowledge graph holds no fact about {names} that answers this question.", (NACitation(),))
 
 
+def _derived(done: Derived, planned: Sequence[Sentence], verified: Sequence[Sentence]) -> tuple[str, ...]:
+    """A derived answer's prediction, withdrawn when verification flagged a fact or the
+    conclusion it rests on: an answer is never given on a claim the judge did not support."""
+    lost = len(planned) != len(verified) or any(v.na and not p.na for p, v in zip(planned, verified, strict=False))
+    return () if lost else done.predicted
+
+
 class Generator(ABC):
     """Template method: retrieve for a batch of questions, then the mode's own generation."""
 
@@ -508,7 +515,7 @@ class GroundedGenerator(Generator):
                     timings=timings,
                     absent=plan.absent,
                     asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
-                    predicted=done.predicted if done is not None else tuple(stated),
+                    predicted=_derived(done, template, sentences) if done is not None else tuple(stated),
                     answer_paths=stated,
                     form=self.analysis(retrieval).form.kind,
                 )

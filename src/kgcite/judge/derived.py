@@ -184,6 +184,8 @@ def shared_end(facts: Sequence[Fact]) -> str | None:
 
 def count_of(facts: Sequence[Fact]) -> int | None:
     """How many distinct entities the facts link to the one end they all share."""
+    if len({(normalize(s), normalize(v)) for s, _, v in facts}) == 1:
+        return 1  # one fact: either end may be the hub, and either way it is one member
     hub = shared_end(facts)
     if hub is None:
         return None

@@ -37,6 +37,7 @@ _TITLE_WORDS = frozenset(["also", "as", "being", "both", "than", "then"])
 #: Words an n-gram of the question may not start or end with: the one stop list and the question
 #: words, less those that begin titles, plus the words of a request ("tell me about").
 _STOP = (STOP - _TITLE_WORDS) | QUESTION_WORDS | frozenset(["he", "she", "they", "about", "me", "tell"])
+_JOINED = re.compile(r"\s*,\s*|\s+(?:or|and)\s+")
 _CAPITAL_WORD = r"[A-Z][\w\-.]*(?:['’]\w+)*"  # "Momma's" is one word: "Big Momma's House" one run
 _CAPITALISED_RUN = re.compile(
     rf"\b(?:{_CAPITAL_WORD}(?:\s+(?:of|the|de|van|von|da|di|del|la|le|{_CAPITAL_WORD}))*\s+)*{_CAPITAL_WORD}"
@@ -104,7 +105,7 @@ class EntityLinker:
         """(text, NER label) to look up. A small NER model often cuts names short ("Emmett" for
         "Emmett Till"), so a mention grows to the capitalised run around it; with ``fallback``,
         runs of two or more capitalised words that NER missed are tried too."""
-        runs = [(m.start(), m.end(), m.group()) for m in _CAPITALISED_RUN.finditer(question)]
+        runs = [self._run(m) for m in _CAPITALISED_RUN.finditer(question)]
         out: list[tuple[str, str]] = []
         used: set[int] = set()
         for m in mentions:
@@ -117,7 +118,7 @@ class EntityLinker:
                     used.add(i)
                 elif a < m.end and m.start < b:
                     used.add(i)
-            out.append((clean_mention(text), m.label))
+            out += [(clean_mention(piece), m.label) for piece in self._pieces(text)]
         if self.fallback:
             out += [
                 (clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1
@@ -125,6 +126,24 @@ class EntityLinker:
             out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
         widened = [(w, label) for t, label in dict.fromkeys(out) if t for w in self._widest(question, t)]
         return list(dict.fromkeys(widened))
+
+    @staticmethod
+    def _run(match: re.Match[str]) -> tuple[int, int, str]:
+        """A capitalised run less a question's first word: "Was Decampitated" is "Decampitated"."""
+        text, start = match.group(), match.start()
+        first = text.split(" ", 1)
+        if len(first) > 1 and label_key(first[0]) in _STOP and not label_key(first[0]) in ARTICLES:
+            start += len(first[0]) + 1
+            text = first[1].lstrip()
+        return start, match.end(), text
+
+    def _pieces(self, text: str) -> list[str]:
+        """A mention that names no entity but joins two that do is split: NER reads "The Manhattan
+        Project or Repeaters" as one name; "Vellmoor and Tarn Railway", a label, stays whole."""
+        pieces = _JOINED.split(text)
+        if len(pieces) == 1 or self._by_label(clean_mention(text)):
+            return [text]
+        return [p for p in pieces if p.strip()]
 
     def _widest(self, question: str, text: str, occurrences: int = 2) -> list[str]:
         """The longest span of the question around a mention that is a label: NER and the
