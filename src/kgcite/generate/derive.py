@@ -105,8 +105,13 @@ class Deriver:
         if others or _names_more(analysis.question, names):  # a name is claimed: not a date's relation
             relations = {r for r in relations if not _dated(r)} or relations
             asked = [t for t in asked if quantity(t.object_value) is None]
-        elif literals:  # "Did it open in 1872?": a date's or number's relation
-            asked = [t for t in asked if quantity(t.object_value) is not None]
+        elif literals:  # "Did it open in 1872?", "Was she born in 1870?": a date's or number's relation
+            every = {property_key(r) for r in analysis.relations}  # "born" is also *date of birth*
+            asked = [
+                t
+                for t in graph.triples
+                if property_key(t.relation) in every and quantity(t.object_value) is not None and not t.is_label
+            ]
         held = [t for t in asked if t.subject_id == subject.id]
         if others:
             other = others[0]
