@@ -132,6 +132,8 @@ def _fields(item: DatasetItem, result: AttributedAnswer | LLMError, d: dict[str,
         "rewritten": d["rewritten"],
         "raw_output": d["raw_output"],
         "timings": d["timings"],
+        "form": d["form"],
+        "predicted": d["predicted"],  # labels, a number (a count) or yes/no
     }
 
 
@@ -158,8 +160,6 @@ def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str
         answers=list(item.answers),
         graph=graph,
         topic=[e.label for e in result.retrieved.entities] or list(item.topic),
-        form=d["form"],
-        predicted=d["predicted"],
         answer_paths=d["answer_paths"],
         sentences=d["sentences"],
         path=d["path"],

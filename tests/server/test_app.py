@@ -160,3 +160,18 @@ def test_security_headers_and_host_names(evil_server: str) -> None:
     rebound = httpx.get(f"{evil_server}/health", headers={"host": f"attacker.example:{port}"})
     assert rebound.status_code == 400  # a page elsewhere that resolved its name to 127.0.0.1 gets nothing
     assert httpx.get(f"{evil_server}/health", headers={"host": f"localhost:{port}"}).status_code == 200
+
+
+def test_a_derived_answer_over_http_carries_its_form_and_conclusion(biokalma_server: str) -> None:
+    r = httpx.post(
+        f"{biokalma_server}/ask", json={"question": "Who is older, Stephen Crane or Mary Shelley?"}, timeout=120
+    )
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["form"] == "comparison" and a["predicted"] == ["Mary Shelley"]
+    last = a["sentences"][-1]
+    assert last["text"] == "So Mary Shelley is older." and not last["na"]
+    assert {(c["qid"], c["property"]) for c in last["citations"]} == {
+        ("Q206534", "date of birth"),
+        ("Q47152", "date of birth"),
+    }

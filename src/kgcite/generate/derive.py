@@ -169,9 +169,8 @@ class Deriver:
         shown = [t for t in found if _far(t, topic.id) in ends[: self.shown]]
         sentences = [s for s, _ in state_facts(shown)]
         if len(ends) > self.shown:
-            sentences.append(
-                Sentence(f"… and {len(ends) - self.shown} more.", cite_triples(t.key for t in found if t not in shown))
-            )
+            # cites nothing itself: the conclusion cites every counted member (all are in --json)
+            sentences.append(Sentence(f"… and {len(ends) - self.shown} more."))
         sentences.append(Sentence(count_sentence(len(ends), analysis.form.noun), cite_triples(t.key for t in found)))
         return Derived(analysis.form, tuple(sentences), tuple(found), (), (str(len(ends)),), _members(found, topic.id))
 
