@@ -139,6 +139,22 @@ def _q(
     return [FormQuestion(graph, form, template, p.format(**fill), tuple(gold)) for p in phrasings]
 
 
+def ranked(
+    graph: str,
+    form: str,
+    template: str,
+    phrasings: tuple[str, str],
+    facts: Facts,
+    members: list[str],
+    relation: str,
+    greatest: bool,
+    **fill: str,
+) -> list[FormQuestion]:
+    """Questions whose gold is the one member with the greatest (or least) value ([NA]: a tie or a gap)."""
+    w = winner(facts, members, relation, greatest)
+    return _q(graph, form, template, phrasings, [w] if w else [], **fill)
+
+
 def lakes_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuestion]:
     g = "lakes"
     lakes = sorted(facts.subjects["located_in"] & facts.subjects["discovered_by"])
@@ -187,13 +203,15 @@ def lakes_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuesti
     deep = sorted(facts.subjects["max_depth"])
     for _ in range(n):
         a, b = rng.sample(deep, 2)
-        w = winner(facts, [a, b], "max_depth", True)
-        out += _q(
+        out += ranked(
             g,
             "comparison",
             "deeper",
             ("Which lake is deeper, {a} or {b}?", "Which has the greater max depth, {a} or {b}?"),
-            [w] if w else [],
+            facts,
+            [a, b],
+            "max_depth",
+            True,
             a=a,
             b=b,
         )
@@ -209,13 +227,15 @@ def lakes_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuesti
         )
     for _ in range(max(1, n // 2)):
         a, b = rng.sample(explorers, 2)
-        w = winner(facts, [a, b], "date_of_birth", False)
-        out += _q(
+        out += ranked(
             g,
             "comparison",
             "older",
             ("Who is older, {a} or {b}?", "Who was born first, {a} or {b}?"),
-            [w] if w else [],
+            facts,
+            [a, b],
+            "date_of_birth",
+            False,
             a=a,
             b=b,
         )
@@ -349,25 +369,29 @@ def biokalma_questions(facts: Facts, rng: random.Random, n: int, unique: set[str
     dated = sorted(p for p in facts.subjects["date of birth"] if p in unique and facts.one(p, "date of birth"))
     for _ in range(n):
         a, b = rng.sample(dated, 2)
-        w = winner(facts, [a, b], "date of birth", False)
-        out += _q(
+        out += ranked(
             g,
             "comparison",
             "older",
             ("Who is older, {a} or {b}?", "Who was born first, {a} or {b}?"),
-            [w] if w else [],
+            facts,
+            [a, b],
+            "date of birth",
+            False,
             a=a,
             b=b,
         )
     for _ in range(n):
         trio = rng.sample(dated, 3)
-        w = winner(facts, trio, "date of birth", False)
-        out += _q(
+        out += ranked(
             g,
             "superlative",
             "oldest of three",
             ("Who is the oldest of {a}, {b} and {c}?", "Who was born first: {a}, {b} or {c}?"),
-            [w] if w else [],
+            facts,
+            trio,
+            "date of birth",
+            False,
             a=trio[0],
             b=trio[1],
             c=trio[2],
@@ -422,13 +446,15 @@ def metaqa_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuest
         )
     for _ in range(n):
         a, b = rng.sample(films, 2)
-        w = winner(facts, [a, b], "release_year", False)
-        out += _q(
+        out += ranked(
             g,
             "comparison",
             "older film",
             ("Which film is older, {a} or {b}?", "Which movie was released first, {a} or {b}?"),
-            [w] if w else [],
+            facts,
+            [a, b],
+            "release_year",
+            False,
             a=a,
             b=b,
         )
