@@ -250,7 +250,7 @@ class QuestionAnalyzer:
         summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
         if self._embedder_factory is not None:  # an open part may still name a relation in other words
             parts = [self._embedded(p, masked) if p.open else p for p in parts]
-        form = read_form(question)
+        form = read_form(question, names)
         summary = summary and form.kind == "lookup"  # "Which is older, A or B?" names no relation and wants no summary
         return QuestionAnalysis(question, tuple(parts), summary, form)
 

@@ -14,6 +14,7 @@ them) become sortable quantities, so "1872-04-15" is earlier than "September 1, 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -87,13 +88,17 @@ class Form:
         }
 
 
-def read_form(question: str) -> Form:
-    """The form of one question, from its words alone."""
-    words = normalize(question).split()
+def read_form(question: str, names: Sequence[str] = ()) -> Form:
+    """The form of one question, from its words alone; ``names`` (the entities' mentions) are
+    not read ("[Last Run]", "[Look Both Ways]" are titles, not a superlative or "both")."""
+    text = f" {normalize(question)} "
+    for name in sorted({normalize(n) for n in names if normalize(n)}, key=len, reverse=True):
+        text = text.replace(f" {name} ", " X ")
+    words = text.split()
     if not words:
         return Form()
     text = " ".join(words)
-    polar = words[0] in _AUX
+    polar = words[0] in _AUX and not (len(words) > 1 and words[1] == "you")  # "Can you give …" asks, not yes/no
     relative = bool(_RELATIVE.search(" ".join(words[1:])))
     order = find_order(words)
     many = _HOW_MANY.search(text)
