@@ -46,7 +46,7 @@ from kgcite.kg.store import KGStore
 from kgcite.runtime import Runtime
 
 LAKES = Path(__file__).resolve().parent / "data" / "forms" / "lakes.tsv"
-FORMS = ("yesno", "count", "comparison", "superlative", "intersection")
+FORMS = ("yesno", "count", "comparison", "superlative", "intersection", "constraint")
 
 
 @dataclass(frozen=True)
@@ -305,6 +305,18 @@ def lakes_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuesti
             a=a,
             b=b,
         )
+    for lake in rng.sample([x for x in lakes if facts.out[(x, "flows_into")]], min(n, len(lakes))):
+        region, river = facts.out[(lake, "located_in")][0], facts.out[(lake, "flows_into")][0]
+        both = sorted(set(facts.inc[(region, "located_in")]) & set(facts.inc[(river, "flows_into")]))
+        out += _q(
+            g,
+            "constraint",
+            "in region, into river",
+            ("Which lakes located in {r} flow into the {s}?", "Which lakes in {r} flow into the {s}?"),
+            both,
+            r=region,
+            s=river,
+        )
     return out
 
 
@@ -484,6 +496,22 @@ def metaqa_questions(facts: Facts, rng: random.Random, n: int) -> list[FormQuest
             common,
             a=a,
             b=b,
+        )
+    for d in rng.sample(prolific, min(n, len(prolific))):
+        made = sorted(set(facts.inc[(d, "directed_by")]))
+        cast = sorted({a for f in made for a in facts.out[(f, "starred_actors")]})
+        if not cast:
+            continue
+        a = rng.choice(cast)
+        both = sorted(set(made) & set(facts.inc[(a, "starred_actors")]))
+        out += _q(
+            g,
+            "constraint",
+            "directed by, starring",
+            ("Which films directed by {d} starred {a}?", "Which movies starring {a} were directed by {d}?"),
+            both,
+            d=d,
+            a=a,
         )
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
 from kgcite.generate.statements import Gap, gap_sentence, state_facts
@@ -88,8 +88,10 @@ class Deriver:
             return self.count(analysis, graph, entities[0], relations)
         if form.kind in ("comparison", "superlative") and form.order is not None:
             return self.order(analysis, graph, entities, relations, form.order)
-        if form.kind == "intersection" or (len(entities) > 1 and len(analysis.groups) > 1):
-            return self.common(analysis, graph, entities, relations)
+        constrained = len(entities) > 1 and analysis.groups and analysis.parts[0].wh in ("which", "what", "who", "whom")
+        if form.kind == "intersection" or constrained:  # "Which lakes in V flow into the S?": members of both
+            derived = self.common(analysis, graph, entities, relations)
+            return replace(derived, form=Form("intersection", relative=True)) if derived and constrained else derived
         return None
 
     # -- yes/no --------------------------------------------------------------------------------
@@ -249,6 +251,12 @@ class Deriver:
         if len(anchors) < 2:
             return None
         linked = {a.id: _linked(graph, a, relations or _all(graph)) for a in anchors}
+        if (
+            analysis.form.kind != "intersection"
+        ):  # "lakes *in* Valdmark that flow into the Sael": "in" names no relation
+            linked = {
+                a: ts or _linked(graph, next(e for e in anchors if e.id == a), _all(graph)) for a, ts in linked.items()
+            }
         missing = [a for a in anchors if not linked[a.id]]
         if missing:
             if analysis.form.kind != "intersection":

@@ -517,7 +517,7 @@ class GroundedGenerator(Generator):
                     asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
                     predicted=_derived(done, template, sentences) if done is not None else tuple(stated),
                     answer_paths=stated,
-                    form=self.analysis(retrieval).form.kind,
+                    form=(done.form if done is not None else self.analysis(retrieval).form).kind,
                 )
             )
         return out

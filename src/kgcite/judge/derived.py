@@ -28,7 +28,8 @@ from kgcite.text.values import normalize
 #: (subject label, relation, value) of one cited triple.
 Fact = tuple[str, str, str]
 
-_COUNT = re.compile(r"^so that makes (\d+)\b")
+_COUNT = re.compile(r"so that makes (\d+)(?: \w+)?")
+_ORDER_END = re.compile(r" (?:is|are|has|have) (?:equally )?(?:the )?((?:(?:more|most|less|least|fewer|fewest) )?\w+)$")
 _COMMON = re.compile(r"\b(?:is|are) common to\b")
 _SO = re.compile(r"^so\b")
 
@@ -108,28 +109,34 @@ def common_sentence(members: Sequence[str], anchors: Sequence[str]) -> str:
 # -- reading and recomputing ---------------------------------------------------------------------
 
 
+def _order_claim(text: str) -> Order | None:
+    """The ordering word of a normalised "so … is older" / "so … has more platforms" sentence:
+    only at the end, in the shape :func:`order_sentence` writes ("So Big was released in 1932"
+    is a film's fact, not a conclusion)."""
+    m = _ORDER_END.search(text)
+    return find_order(m.group(1).split()) if m else None
+
+
 def is_conclusion(sentence: str) -> bool:
-    """A sentence this module wrote: "So …" with an ordering word, a count, or "common to"."""
+    """A sentence this module wrote: "So …" ending in an order, a count, or "common to"."""
     text = normalize(sentence)
     if not _SO.match(text):
         return False
-    return bool(_COUNT.match(text) or _COMMON.search(text) or find_order(text.split()) is not None)
+    return bool(_COUNT.fullmatch(text) or _COMMON.search(text) or _order_claim(text) is not None)
 
 
 def holds(sentence: str, facts: Sequence[Fact]) -> bool | None:
     """Recompute a conclusion from its cited facts: True/False, or None when the sentence is no
     conclusion (the ordinary judge decides it)."""
-    text = normalize(sentence)
-    if not _SO.match(text):
+    if not is_conclusion(sentence):
         return None
-    if m := _COUNT.match(text):
+    text = normalize(sentence)
+    if m := _COUNT.fullmatch(text):
         return count_of(facts) == int(m[1])
     if _COMMON.search(text):
         return _common_holds(text, facts)
-    order = find_order(text.split())
-    if order is None:
-        return None
-    ranked = rank(facts, order)
+    order = _order_claim(text)
+    ranked = rank(facts, order) if order is not None else None
     if ranked is None:
         return False
     named = stated_labels(text, list(ranked.values))
