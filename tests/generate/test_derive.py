@@ -84,6 +84,15 @@ def test_yes_no_and_na_where_the_graph_lacks_the_relation(store: Path) -> None:
     assert lacking["predicted"] == [] and "[NA]" in lacking["answer"] and not lacking["citations"]
 
 
+def test_yes_no_about_two_entities(store: Path) -> None:
+    same = ask(store, "Were Vellmoor Central and Ashby Halt designed by the same engineer?")
+    assert same["predicted"] == ["yes"] and len(same["citations"]) == 2
+    assert ask(store, "Were Vellmoor Central and Tarn Junction designed by the same engineer?")["predicted"] == ["no"]
+    assert ask(store, "Were Vellmoor Central and Ashby Halt designed by Samuel Pike?")["predicted"] == ["yes"]
+    no = ask(store, "Did Samuel Pike design Tarn Junction?")
+    assert no["predicted"] == ["no"] and cited(no) == {("Tarn Junction", "designed_by", "Edith Crowe")}
+
+
 def test_both_cites_each_side_and_what_they_share(store: Path) -> None:
     r = ask(store, "Which engineer designed both Vellmoor Central and Ashby Halt?")
     assert r["form"] == "intersection" and r["predicted"] == ["Samuel Pike"]

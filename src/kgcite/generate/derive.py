@@ -50,6 +50,8 @@ _START = frozenset(
     )
 )
 _LITERAL = re.compile(r"\b\d[\d,]*(?:\.\d+)?(?:\s*(?:bce|bc|ce|ad))?\b", re.IGNORECASE)
+#: Words by which a yes/no asks whether the entities share a value.
+_SAME = frozenset(["same", "both", "common", "shared", "share"])
 #: How many counted members a count's text lists; the rest are "and N more" (all are in --json).
 SHOWN = 10
 
@@ -104,6 +106,9 @@ class Deriver:
         names = {w for e in entities for w in normalize(e.label).split()}
         literals = [m for m in _LITERAL.findall(analysis.question) if normalize(m) not in names]
         asked = [t for t in graph.triples if property_key(t.relation) in relations and not t.is_label]
+        words = set(normalize(analysis.question).split())
+        if others and words & _SAME and relations:  # "Were A and B designed by the same architect?"
+            return self._same(analysis, entities, asked, relations, by_year="year" in words)
         if others or _names_more(analysis.question, names):  # a name is claimed: not a date's relation
             relations = {r for r in relations if not _dated(r)} or relations
             asked = [t for t in asked if quantity(t.object_value) is None]
@@ -115,14 +120,19 @@ class Deriver:
                 if property_key(t.relation) in every and quantity(t.object_value) is not None and not t.is_label
             ]
         held = [t for t in asked if t.subject_id == subject.id]
-        if others:
-            other = others[0]
+        if others:  # "Were A and B designed by C?": each of the others but the last claims the last
+            target, claimants = others[-1], [subject, *others[:-1]]
             joined = [
-                t for t in _between(graph, subject, other) if not relations or property_key(t.relation) in relations
+                [t for t in _between(graph, c, target) if not relations or property_key(t.relation) in relations]
+                for c in claimants
             ]
-            if joined:
-                return self._polar(analysis, True, joined)
-            held = held or [t for t in asked if t.subject_id == other.id]
+            if all(joined):
+                return self._polar(analysis, True, [t for ts in joined for t in ts])
+            unjoined = [c for c, ts in zip(claimants, joined, strict=True) if not ts]
+            held = [t for t in asked if t.subject_id in {c.id for c in unjoined}] or [
+                t for t in asked if t.subject_id == target.id
+            ]
+            subject = unjoined[0]
         else:
             said = f" {normalize(analysis.question)} "
             hits = [
@@ -145,6 +155,35 @@ class Deriver:
             return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
         gap = Sentence(gap_sentence(subject.label, relation, analysis.parts[0].wh), (NACitation(),))
         return Derived(analysis.form, (gap,), (), ((subject.id, relation),), (), {})
+
+    def _same(
+        self,
+        analysis: QuestionAnalysis,
+        entities: Sequence[Entity],
+        asked: list[Triple],
+        relations: set[str],
+        *,
+        by_year: bool = False,
+    ) -> Derived:
+        """Do the entities share a value of the asked relation (``by_year``: a date's year)? Yes
+        citing each one's triple of a shared value, no citing all their values, [NA] for one
+        that has none."""
+        values = {e.id: [t for t in asked if t.subject_id == e.id] for e in entities}
+        lacking = [e for e in entities if not values[e.id]]
+        if lacking:
+            relation = next(r for r in analysis.relations if property_key(r) in relations)
+            wh = "when" if by_year else "what"
+            gaps = [Sentence(gap_sentence(e.label, relation, wh), (NACitation(),)) for e in lacking]
+            return Derived(analysis.form, tuple(gaps), (), tuple((e.id, relation) for e in lacking), (), {})
+
+        def key(t: Triple) -> str:
+            date = as_kind(t.object_value, "date") if by_year else None
+            return str(int(date.key[0])) if date is not None else normalize(t.object_value)
+
+        shared = set.intersection(*({key(t) for t in ts} for ts in values.values()))
+        if shared:
+            return self._polar(analysis, True, [t for ts in values.values() for t in ts if key(t) in shared])
+        return self._polar(analysis, False, [t for ts in values.values() for t in ts])
 
     def _polar(self, analysis: QuestionAnalysis, yes: bool, triples: list[Triple]) -> Derived:
         stated = state_facts(triples)
