@@ -213,6 +213,20 @@ def split_parts(question: str) -> list[str]:
     return [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
 
 
+def _split_keeping(question: str, names: Sequence[str]) -> list[str]:
+    """:func:`split_parts`, never inside an entity's name ("Was What! No Beer? directed by …")."""
+    kept = {
+        f"ENTITY{i}X": n
+        for i, n in enumerate(sorted({n for n in names if n and _PARTS.search(n)}, key=len, reverse=True))
+    }
+    for token, name in kept.items():
+        question = question.replace(name, token)
+    parts = split_parts(question)
+    for token, name in kept.items():
+        parts = [p.replace(token, name) for p in parts]
+    return parts
+
+
 class QuestionAnalyzer:
     """Finds asked relations against a graph's relation vocabulary; built once per graph."""
 
@@ -240,7 +254,7 @@ class QuestionAnalyzer:
         """``names``: entity mentions, whose words are not read as relation cues."""
         masked = {w for n in names for w in normalize(n).split()}
         parts, bare = [], False
-        for text in split_parts(question) or [question]:
+        for text in _split_keeping(question, names) or [question]:
             wh_match = _WH.search(text)
             wh = wh_match.group(1).lower() if wh_match else None
             groups = self._relations(text, wh, masked)
