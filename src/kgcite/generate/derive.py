@@ -93,7 +93,7 @@ class Deriver:
         constrained = len(entities) > 1 and analysis.groups and analysis.parts[0].wh in ("which", "what", "who", "whom")
         if form.kind == "intersection" or constrained:  # "Which lakes in V flow into the S?": members of both
             derived = self.common(analysis, graph, entities, relations)
-            return replace(derived, form=Form("intersection", relative=True)) if derived and constrained else derived
+            return replace(derived, form=Form("intersection")) if derived and constrained else derived
         return None
 
     # -- yes/no --------------------------------------------------------------------------------

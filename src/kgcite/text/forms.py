@@ -64,28 +64,18 @@ _AUX = frozenset(["is", "was", "are", "were", "did", "does", "do", "has", "have"
 _COMMON = re.compile(r"\b(?:both|in common|as well as|and also|each of)\b")
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z]+\s+){0,2}?[a-z]+?s)\b|\bhow many\b|\bnumber of\s+([a-z]+s)\b")
 _DETERMINERS = frozenset(["the", "a", "an", "his", "her", "its", "their", "my", "our", "your"])
-_RELATIVE = re.compile(r"\b(?:that|which|who)\b")
 
 
 @dataclass(frozen=True, slots=True)
 class Form:
     """The answer's shape. ``order``: the comparative or superlative read ("older", "largest");
     ``noun``: what a count counts ("stations"); ``polar``: answered yes or no ("Is X older than
-    Y?"); ``relative``: a set narrowed by a clause ("lakes in V *that* flow into S")."""
+    Y?")."""
 
     kind: FormKind = "lookup"
     order: Order | None = None
     noun: str | None = None
     polar: bool = False
-    relative: bool = False
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "order": self.order.word if self.order else None,
-            "noun": self.noun,
-            "polar": self.polar,
-        }
 
 
 def read_form(question: str, names: Sequence[str] = ()) -> Form:
@@ -99,20 +89,19 @@ def read_form(question: str, names: Sequence[str] = ()) -> Form:
         return Form()
     text = " ".join(words)
     polar = words[0] in _AUX and not (len(words) > 1 and words[1] == "you")  # "Can you give …" asks, not yes/no
-    relative = bool(_RELATIVE.search(" ".join(words[1:])))
     order = find_order(words)
     many = _HOW_MANY.search(text)
     if many and not polar:
         noun = many.group(1) or many.group(2)
-        return Form("count", noun=noun.split()[-1] if noun else None, relative=relative)
+        return Form("count", noun=noun.split()[-1] if noun else None)
     if order is not None:
         superlative = bool(_SUPERLATIVE.search(order.word))
-        return Form("superlative" if superlative else "comparison", order, polar=polar, relative=relative)
+        return Form("superlative" if superlative else "comparison", order, polar=polar)
     if _COMMON.search(text) and not polar:
-        return Form("intersection", relative=relative)
+        return Form("intersection")
     if polar:
         return Form("yesno")
-    return Form("lookup", relative=relative)
+    return Form("lookup")
 
 
 def find_order(words: list[str]) -> Order | None:
