@@ -17,11 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcite.generate.verbalize import join, pattern, speak, tagger
+from kgcite.generate.verbalize import pattern, speak, tagger
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.text.inflect import past, plural
 from kgcite.text.lexicon import PREPOSITIONS, property_label
+from kgcite.text.values import join
 
 # -- labels ---------------------------------------------------------------------------------------
 

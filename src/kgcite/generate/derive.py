@@ -22,7 +22,7 @@ from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.question import UNINFORMATIVE, QuestionAnalysis
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
 from kgcite.text.lexicon import property_label, stem
-from kgcite.text.values import normalize
+from kgcite.text.values import join, normalize
 
 #: Words in a relation's name that mark when something began: "older" compares these first.
 _START = frozenset(
@@ -239,7 +239,7 @@ class Deriver:
         facts = {m.id: [t for t in self._about(m) if as_kind(t.object_value, order.kind) is not None] for m in members}
         relation = _choose(facts, relations, order)
         if relation is None:
-            text = f"The graph gives no {'date' if order.kind == 'date' else 'number'} to compare {_join([m.label for m in members])} by."
+            text = f"The graph gives no {'date' if order.kind == 'date' else 'number'} to compare {join([m.label for m in members])} by."
             return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
         valued = {m.id: [t for t in facts[m.id] if property_key(t.relation) == property_key(relation)] for m in members}
         best: dict[str, Triple] = {}
@@ -348,10 +348,6 @@ def _names_more(question: str, names: set[str]) -> bool:
 def _dated(relation: str) -> bool:
     """A relation whose name says its values are dates ("date of birth", "release_year")."""
     return bool({"date", "year", "time", "when"} & set(normalize(property_label(relation)).split()))
-
-
-def _join(labels: Sequence[str]) -> str:
-    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
 
 
 def _all(graph: Subgraph) -> set[str]:

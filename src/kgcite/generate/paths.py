@@ -10,9 +10,10 @@ stated once. Only ``shown`` answers are stated; the rest are in the answer's ``p
 from __future__ import annotations
 
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
-from kgcite.generate.verbalize import join, verbalize
+from kgcite.generate.verbalize import verbalize
 from kgcite.kg.model import Entity
 from kgcite.retrieve.paths import PathResult
+from kgcite.text.values import join
 
 
 def no_path_sentence(topics: tuple[Entity, ...]) -> Sentence:

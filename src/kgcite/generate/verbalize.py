@@ -17,7 +17,7 @@ from functools import lru_cache
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.text.lexicon import property_label
-from kgcite.text.values import iso_date
+from kgcite.text.values import iso_date, join
 
 #: Relation → sentence pattern; ``{s}`` subject label, ``{o}`` value(s).
 TEMPLATES: dict[str, str] = {
@@ -75,11 +75,6 @@ def speak(value: str) -> str:
         return value
     year, month, day = date
     return f"{month} {day}, {int(year)}" if day else f"{month} {int(year)}"
-
-
-def join(values: Sequence[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
 
 @lru_cache(maxsize=1)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from kgcite.text.forms import Order, Quantity, as_kind, comparable, find_order, sort_key
 from kgcite.text.lexicon import occurrences
-from kgcite.text.values import normalize
+from kgcite.text.values import join, normalize
 
 #: (subject label, relation, value) of one cited triple.
 Fact = tuple[str, str, str]
@@ -43,10 +43,6 @@ class Ranked:
 
 
 # -- writing -------------------------------------------------------------------------------------
-
-
-def _join(labels: Sequence[str]) -> str:
-    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
 
 
 def order_phrase(order: Order, superlative: bool) -> tuple[str, str]:
@@ -90,7 +86,7 @@ def order_sentence(winners: Sequence[str], order: Order, superlative: bool, *, p
         verb = "are" if verb == "is" else "have"
         phrase = f"equally {phrase}"
     lead = "So " if polar is None else ("So yes: " if polar else "So no: ")
-    return f"{lead}{_join(list(winners))} {verb} {phrase}."
+    return f"{lead}{join(list(winners))} {verb} {phrase}."
 
 
 def count_sentence(n: int, noun: str | None) -> str:
@@ -102,8 +98,8 @@ def common_sentence(members: Sequence[str], anchors: Sequence[str]) -> str:
     """ "So Samuel Pike is common to Vellmoor Central and Ashby Halt." / "So nothing is common to
     A and B." (the anchors are named: the check reads them back)."""
     if not members:
-        return f"So nothing is common to {_join(list(anchors))}."
-    return f"So {_join(list(members))} {'is' if len(members) == 1 else 'are'} common to {_join(list(anchors))}."
+        return f"So nothing is common to {join(list(anchors))}."
+    return f"So {join(list(members))} {'is' if len(members) == 1 else 'are'} common to {join(list(anchors))}."
 
 
 # -- reading and recomputing ---------------------------------------------------------------------

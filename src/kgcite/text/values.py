@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 MONTHS = (
     "January",
@@ -43,6 +44,11 @@ def iso_date(value: str) -> tuple[str, str, int] | None:
     if not m or not 1 <= int(m[2]) <= 12 or m[1].startswith("-"):
         return None
     return m[1], MONTHS[int(m[2]) - 1], int(m[3])
+
+
+def join(values: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
 
 
 def value_forms(value: str) -> tuple[str, ...]:
