@@ -93,6 +93,14 @@ def test_yes_no_about_two_entities(store: Path) -> None:
     assert no["predicted"] == ["no"] and cited(no) == {("Tarn Junction", "designed_by", "Edith Crowe")}
 
 
+def test_yes_where_the_value_is_a_name_not_an_entity() -> None:
+    """BioKaLMA-style JSON holds values as names: "born in Harrowgate" is still a yes."""
+    own = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "faithfulness" / "own_graph.json"
+    res = kgcite("ask", "--kg", str(own), "--json", "Was John Marsh born in Harrowgate?")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout)["predicted"] == ["yes"]
+
+
 def test_both_cites_each_side_and_what_they_share(store: Path) -> None:
     r = ask(store, "Which engineer designed both Vellmoor Central and Ashby Halt?")
     assert r["form"] == "intersection" and r["predicted"] == ["Samuel Pike"]

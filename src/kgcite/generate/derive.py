@@ -356,11 +356,14 @@ def _all(graph: Subgraph) -> set[str]:
 
 
 def _between(graph: Subgraph, a: Entity, b: Entity) -> list[Triple]:
-    """Triples joining two entities, either way."""
+    """Triples joining two entities, either way; in a graph whose values are names (BioKaLMA's
+    JSON), a value that is the other's label joins them too."""
+
+    def points(t: Triple, to: Entity) -> bool:
+        return t.object_id == to.id or (t.object_id is None and normalize(t.object_value) == normalize(to.label))
+
     return [
-        t
-        for t in graph.triples
-        if (t.subject_id == a.id and t.object_id == b.id) or (t.subject_id == b.id and t.object_id == a.id)
+        t for t in graph.triples if (t.subject_id == a.id and points(t, b)) or (t.subject_id == b.id and points(t, a))
     ]
 
 
