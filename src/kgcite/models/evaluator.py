@@ -32,6 +32,7 @@ class AttributionItem:
 class Judgement:
     category: str  # one of the CAQA categories, "not_supportive" (binary evaluators), or "unknown"
     scores: dict[str, float]
+    why: dict[str, Any] | None = None  # what the evaluator read and what decided (structured evaluator)
 
 
 def claim_text(question: str, answer_statement: str) -> str:
