@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kgcite.text.lexicon import QUESTION_WORDS, STOP, stem
+from kgcite.text.lexicon import PRONOUNS, QUESTION_WORDS, STOP, stem
 from kgcite.text.values import normalize
 
 #: Lower-case words that may stand inside a name ("Bank of England", "Seven Years in Tibet",
@@ -24,6 +24,7 @@ _INNER = frozenset(
 )
 #: A text's first word is a name's only if it is none of these (grammar, not any graph's vocabulary).
 _OPENERS = STOP | QUESTION_WORDS | frozenset(["given", "among", "in", "on", "at", "yes", "no", "so", "there", "name"])
+_FUNCTION = STOP | QUESTION_WORDS | PRONOUNS
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?\b|\w+(?:[-'’]\w+)*|[^\w\s]")
 _CITATION = re.compile(r"\[(\d+)\]\s*")
 _SENTENCE = re.compile(r"(?<=[a-z0-9)])[.!?]\s+(?=[A-Z])")
@@ -86,11 +87,19 @@ def name_runs(tokens: list[Token]) -> list[tuple[int, int]]:
                 j += 1
                 continue
             nxt = j + 1 < n and strong(j + 1)
-            if t.kind == "low" and t.norm in _INNER and nxt:
-                j += 1
-                continue
+            if t.kind == "low" and t.norm in _INNER:
+                k = j
+                while k < n and tokens[k].kind == "low" and tokens[k].norm in _INNER:
+                    k += 1
+                if k < n and strong(k):  # "A Prayer for the Dying"
+                    j = k
+                    continue
+                break
             if t.raw == "," and nxt and _day_comma(tokens, j):
                 j += 1
+                continue
+            if t.raw == "." and nxt and len(tokens[j - 1].raw) <= 2 and tokens[j - 1].kind == "cap":
+                j += 1  # an initial: "B.Z. Goldberg", "David O. Selznick"
                 continue
             break
         if key_of(tokens[i:j]):
@@ -114,7 +123,7 @@ def _day_comma(tokens: list[Token], j: int) -> bool:
 
 
 def content_stems(tokens: list[Token]) -> set[str]:
-    return {stem(t.norm) for t in tokens if t.kind != "punct" and t.norm not in STOP and t.norm not in QUESTION_WORDS}
+    return {stem(t.norm) for t in tokens if t.kind != "punct" and t.norm not in _FUNCTION}
 
 
 def split_evidence(evidence: str) -> list[str]:
@@ -131,8 +140,31 @@ def _occurs(key: Key, words: list[str]) -> int:
 
 
 def _positions(key: Key, words: list[str]) -> list[int]:
+    """Where ``key`` stands in ``words``; a long word may differ by one typo ("Bakrey", "Bakery")."""
     k = len(key)
-    return [i for i in range(len(words) - k + 1) if tuple(words[i : i + k]) == key] if k else []
+    if not k:
+        return []
+    return [i for i in range(len(words) - k + 1) if all(_same(a, b) for a, b in zip(key, words[i : i + k]))]
+
+
+def _same(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1 or a.isdigit() or b.isdigit():
+        return False
+    return _one_edit(a, b)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """One insertion, deletion, substitution or swap of neighbours."""
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1 :] == b[i + 1 :] or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
+    return a[i:] == b[i + 1 :]
 
 
 @dataclass
@@ -173,7 +205,7 @@ def read_claim(question: str, statement: str) -> ClaimReading:
     kinds: list[str] = []
     for a, b in name_runs(s):
         k = key_of(s[a:b])
-        if all(w in q_words or stem(w) in q_stems for w in k):
+        if all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
             topics.append(k)  # a name the question holds, cased better by the statement
         else:
             answers.append(k)
@@ -189,7 +221,7 @@ def read_claim(question: str, statement: str) -> ClaimReading:
                 run = []
     topics = _distinct(topics)
     named = {w for k in topics for w in k}
-    asked = {stem(t.norm) for t in q if t.kind == "low" and t.norm not in STOP and t.norm not in QUESTION_WORDS}
+    asked = {stem(t.norm) for t in q if t.kind == "low" and t.norm not in _FUNCTION}
     asked -= {stem(w) for w in named}
     answers, kinds = _distinct_with(answers, kinds)
     return ClaimReading(topics, answers, asked, q_stems, content_stems(s), kinds)

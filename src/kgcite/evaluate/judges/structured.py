@@ -101,6 +101,7 @@ FEATURES = (
     "another name joined to every topic",
     "mean hops to an answer",
     "longest hops to an answer",
+    "more hops than asked words",
     "sentences reaching the claim",
     "sentences apart from the claim",
     "answers with a topic in one sentence",
@@ -121,6 +122,12 @@ FEATURES = (
     "rule: irrelevant",
 )
 TEXT_FEATURES = tuple(f"text model: {c}" for c in CATEGORIES)
+
+
+def _part(a: str, b: str) -> bool:
+    """One stem ends the other and is four letters or more ("screenwrit", "writ")."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and long.endswith(short)
 
 
 def _shape(k: Key) -> tuple[int, bool, str]:
@@ -204,7 +211,10 @@ def analyse(reading: Reading) -> Analysis:
     evidence_stems |= stated_words
 
     def covered(ws: set[str]) -> float:
-        return len(ws & evidence_stems) / len(ws) if ws else 1.0
+        """Share of these stems the evidence uses, a compound's part counting ("screenwrit" ~ "writ")."""
+        if not ws:
+            return 1.0
+        return sum(w in evidence_stems or any(_part(w, e) for e in evidence_stems) for w in ws) / len(ws)
 
     extra = {w for s in sentences for w in s.words} - c.question_stems - c.statement_stems
     asked_covered = covered(c.asked)
@@ -225,6 +235,7 @@ def analyse(reading: Reading) -> Analysis:
         "another name joined to every topic": float(joined_name),
         "mean hops to an answer": min(sum(hops) / len(hops), 5) / 5 if hops else 0.0,
         "longest hops to an answer": min(max(hops), 5) / 5 if hops else 0.0,
+        "more hops than asked words": float(bool(hops) and max(hops) > max(1, len(c.asked))),
         "sentences reaching the claim": on_claim / n_s,
         "sentences apart from the claim": (len(sentences) - on_claim) / n_s,
         "answers with a topic in one sentence": together / len(c.answers) if c.answers else 0.0,
@@ -261,6 +272,8 @@ def _rule(
     missing_t = [name(c.topics[i]) for i in range(len(c.topics)) if i not in topics]
     if c.answers and not missing_a and not missing_t and reached == len(c.answers) and topics_reaching == len(topics):
         return "supportive", "every answer is reached from a topic, and every topic leads to an answer"
+    if answers and not topics and c.topics and asked_covered == 0:
+        return "irrelevant", "the evidence names an answer but neither the topics nor what is asked"
     if answers:
         if missing_a and in_place:
             return "contradictory", f"another name stands where {', '.join(missing_a)} should"
