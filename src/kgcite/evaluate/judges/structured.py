@@ -108,6 +108,7 @@ FEATURES = (
     "other names",
     "other names stated once",
     "another name in an answer's place",
+    "another name as far from the topics as an answer",
     "another name shaped like an answer",
     "a number other than the answer's",
     "question words covered",
@@ -182,20 +183,28 @@ def analyse(reading: Reading) -> Analysis:
     together = sum(any(i in s.answers for s in sentences if s.topics) for i in stated_a)
     others = {k for s in sentences for k in s.others}
     once = [k for k in others if g.mentions(("o", k)) == 1]
-    # another name in an answer's place: a name stated once, in a sentence that shares a name with
-    # an answer's sentence and says it with the same words, or (no answer stated) far from the topics
-    in_place = 0.0
+    # another name in an answer's place: a name stated once, in a sentence without an answer, as
+    # far from the topics as a stated answer is (or sharing a name and words with an answer's sentence)
+    depth: dict[Node, int] = {}
+    for dist in from_topic.values():
+        for n, d in dist.items():
+            depth[n] = min(d, depth.get(n, d))
+    answer_depths = {depth[("a", i)] for i in stated_a if ("a", i) in depth}
+    in_place, same_depth = 0.0, 0.0
     answer_sentences = [s for s in sentences if s.answers]
     for j, s in enumerate(sentences):
         leaves = [k for k in s.others if k in once]
         if not leaves or s.answers:
             continue
+        if any(depth.get(("o", k)) in answer_depths for k in leaves):
+            same_depth = 1.0
         names = set(_nodes(s)) - {("o", k) for k in leaves}
         for a in answer_sentences:
             if names & set(_nodes(a)) and (s.words & a.words or not (s.words or a.words)):
                 in_place = 1.0
         if not answer_sentences and ("s", j) in near and s.words & c.asked:
             in_place = max(in_place, 0.5)
+    in_place = max(in_place, same_depth)
     shaped = max((_like(k, c.answers, c.answer_kinds) for k in once), default=0.0)
     answer_numbers = {w for a, kind in zip(c.answers, c.answer_kinds, strict=True) if kind == "num" for w in a}
     other_number = float(
@@ -242,6 +251,7 @@ def analyse(reading: Reading) -> Analysis:
         "other names": min(len(others), 8) / 8,
         "other names stated once": min(len(once), 8) / 8,
         "another name in an answer's place": in_place,
+        "another name as far from the topics as an answer": same_depth,
         "another name shaped like an answer": shaped,
         "a number other than the answer's": other_number,
         "question words covered": covered(c.question_stems),
