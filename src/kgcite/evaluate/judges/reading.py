@@ -283,8 +283,6 @@ def read_evidence(evidence: str, claim: ClaimReading) -> list[SentenceReading]:
 
 
 def _overlaps(k: Key, claim: ClaimReading) -> bool:
-    """A name that is part of (or holds) one of the claim's names: the same name, written longer or shorter."""
-    for c in (*claim.topics, *claim.answers):
-        if _occurs(k, list(c)) >= 0 or _occurs(c, list(k)) >= 0:
-            return True
-    return False
+    """One of the claim's names written shorter: one of its words ("Quenby" for Marla Quenby). Two
+    words or more name another entity ("Stuart Little" is not "Stuart Little 2")."""
+    return len(k) == 1 and any(_occurs(k, list(c)) >= 0 for c in (*claim.topics, *claim.answers))
