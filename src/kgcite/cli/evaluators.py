@@ -16,6 +16,13 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
     if spec == "trained" or spec.startswith("trained:"):
         return load_evaluator(spec.partition(":")[2] or None)
+    if spec == "struct" or spec.startswith("struct:"):
+        from kgcite.evaluate.judges.structured import load_structured
+
+        try:
+            return load_structured(spec.partition(":")[2] or None)
+        except FileNotFoundError as exc:
+            raise InputError("--evaluator", None, None, str(exc)) from exc
     if spec == "nli":
         from kgcite.models.nli import load_nli
 
@@ -25,7 +32,12 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
         examples = [(AttributionItem.of(r), r["category"]) for r in shots]
         return LLMEvaluator(runtime_from_args(args).llm, examples if spec == "llm-few" else ())
-    raise InputError("--evaluator", None, None, f"{spec!r}: choose nli, llm-zero, llm-few, trained or trained:DIR")
+    raise InputError(
+        "--evaluator",
+        None,
+        None,
+        f"{spec!r}: choose struct, struct:DIR, struct:rules, nli, llm-zero, llm-few, trained or trained:DIR",
+    )
 
 
 def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
@@ -60,19 +72,60 @@ def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_attribution(args: argparse.Namespace) -> int:
+    """One judgement, with what the evaluator read and what decided."""
+    import json
+
+    from kgcite.models.evaluator import AttributionItem
+
+    evaluator = _evaluator(args.evaluator, args, [])
+    item = AttributionItem(args.question, args.answer, args.evidence)
+    (j,) = evaluator.judge([item])
+    if args.json:
+        print(json.dumps({"category": j.category, "scores": j.scores, "why": j.why}, ensure_ascii=False))
+        return 0
+    print(j.category.replace("_", " "))
+    if j.why:
+        print(f"  rules: {str(j.why.get('rule', '')).replace('_', ' ')} — {j.why.get('reason', '')}")
+        for k, fact in enumerate(j.why.get("facts", []), 1):
+            parts = [f"{role}: {', '.join(fact[role])}" for role in ("topics", "answers", "other names") if fact[role]]
+            print(f"  [{k}] {fact['sentence']}  ({'; '.join(parts) or 'no names read'})")
+        if "decided by" in j.why:
+            strongest = ", ".join(f"{name} ({w:+.2f})" for name, w in j.why.get("strongest features", []))
+            print(f"  decided by {j.why['decided by']}" + (f"; strongest features: {strongest}" if strongest else ""))
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    a = sub.add_parser(
+        "attribution",
+        help="does this evidence support this answer? supportive, partially supportive, contradictory or irrelevant",
+        description="Judge one (question, answer, evidence) as CAQA's categories, and say why: the facts read from "
+        "each evidence sentence and the rule or feature that decided. Number evidence sentences [1] [2] … or "
+        "give plain sentences.",
+    )
+    a.add_argument("question", help="the question (quote it)")
+    a.add_argument("--answer", required=True, help="the answer statement")
+    a.add_argument("--evidence", required=True, help="the cited evidence: '[1] … [2] …' or sentences")
+    a.add_argument("--evaluator", default="struct", metavar="struct[:DIR]|trained[:DIR]|nli", help="default struct")
+    nli_option(a, "with --evaluator nli, the NLI model")
+    json_option(a, "the category, scores and explanation as one JSON object")
+    a.set_defaults(func=cmd_attribution)
+
     p = sub.add_parser(
         "evaluate-evaluator",
-        help="score an attribution evaluator (nli, llm-zero, llm-few, trained) on a CAQA-style benchmark",
+        help="score an attribution evaluator (struct, trained, nli, llm-zero, llm-few) on a CAQA-style benchmark",
         description="Per-category F1, micro-F1 overall and per complexity, confusion matrix, FactScore on partially "
         "supportive samples. With --out: resumable (judgements.jsonl), report.md, metrics.json, confusion.png.",
     )
     p.add_argument("--bench", required=True, metavar="FILE.jsonl", help="a split written by `kgcite build caqa`")
     p.add_argument(
         "--evaluator",
-        required=True,
-        metavar="nli|llm-zero|llm-few|trained[:DIR]",
-        help="trained: the shipped 4-way model (or an export folder); nli: AutoIS-style; llm-zero/llm-few: CAQA's prompts",
+        default="struct",
+        metavar="struct[:DIR]|trained[:DIR]|nli|llm-zero|llm-few",
+        help="struct (default): reads the evidence as facts and reasons over them, any graph (struct:rules: the "
+        "rules alone); trained: the shipped 4-way text model (or an export folder); nli: AutoIS-style; "
+        "llm-zero/llm-few: CAQA's prompts",
     )
     p.add_argument("--limit", type=int, help="only the first N samples")
     p.add_argument("--batch-size", type=int, default=32, help="samples judged per batch (default 32)")

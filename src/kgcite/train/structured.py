@@ -61,7 +61,7 @@ def fit(
     cells = Counter(zip(groups, labels, strict=True))
     w = np.asarray([1.0 / cells[(g, label)] for g, label in zip(groups, labels, strict=True)])
     w = w / w.sum()
-    n, d = x.shape
+    d = x.shape[1]
     k = len(CATEGORIES)
     params = {
         "w1": rng.normal(0, (2.0 / d) ** 0.5, (d, hidden)),
@@ -95,11 +95,13 @@ def train_combiner(
     out: str | Path,
     *,
     text: TextScorer | None = None,
+    text_spec: str | None = None,
     described: str = "rows",
     seed: int = 0,
 ) -> dict[str, Any]:
     """Fit the combiner on CAQA-style rows (``graph`` names each row's source) and write
-    ``combiner.json``: weights, feature names and a card of what it was trained on."""
+    ``combiner.json``: weights, feature names and a card of what it was trained on (``text_spec``:
+    how to load the text model again, ``None`` for the shipped one)."""
     t0 = time.perf_counter()
     x = features_of(rows, text)
     labels = [str(r["category"]) for r in rows]
@@ -112,6 +114,7 @@ def train_combiner(
         "graphs": dict(Counter(groups)),
         "categories": dict(Counter(labels)),
         "text model": text.name if text is not None else None,
+        "text model spec": text_spec,
         "seconds": round(time.perf_counter() - t0, 1),
         "machine": platform.machine(),
     }

@@ -23,7 +23,12 @@ _INNER = frozenset(
     + ["von", "van", "da", "di", "y"]
 )
 #: A text's first word is a name's only if it is none of these (grammar, not any graph's vocabulary).
-_OPENERS = STOP | QUESTION_WORDS | frozenset(["given", "among", "in", "on", "at", "yes", "no", "so", "there", "name"])
+_OPENERS = (
+    STOP
+    | QUESTION_WORDS
+    | PRONOUNS
+    | frozenset(["given", "among", "in", "on", "at", "yes", "no", "so", "there", "name"])
+)
 _FUNCTION = STOP | QUESTION_WORDS | PRONOUNS
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?\b|\w+(?:[-'’]\w+)*|[^\w\s]")
 _CITATION = re.compile(r"\[(\d+)\]\s*")

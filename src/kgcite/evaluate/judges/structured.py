@@ -187,8 +187,8 @@ def analyse(reading: Reading) -> Analysis:
     # far from the topics as a stated answer is (or sharing a name and words with an answer's sentence)
     depth: dict[Node, int] = {}
     for dist in from_topic.values():
-        for n, d in dist.items():
-            depth[n] = min(d, depth.get(n, d))
+        for node, far in dist.items():
+            depth[node] = min(far, depth.get(node, far))
     answer_depths = {depth[("a", i)] for i in stated_a if ("a", i) in depth}
     in_place, same_depth = 0.0, 0.0
     answer_sentences = [s for s in sentences if s.answers]
@@ -363,7 +363,9 @@ class StructuredEvaluator:
     def _uses_text(self) -> bool:
         return self.combiner is not None and any(f in self.combiner.features for f in TEXT_FEATURES)
 
-    def analyses(self, items: Sequence[AttributionItem]) -> tuple[list[Reading], list[Analysis], list[dict[str, float]]]:
+    def analyses(
+        self, items: Sequence[AttributionItem]
+    ) -> tuple[list[Reading], list[Analysis], list[dict[str, float]]]:
         """The reading, the structural analysis and the full feature row of each item."""
         readings = [read(i) for i in items]
         analyses = [analyse(r) for r in readings]
@@ -396,8 +398,31 @@ class StructuredEvaluator:
                 "decided by": "the rule" if label == a.rule else "the combiner",
                 "strongest features": self.combiner.influence(x[k], best),
             }
-            out.append(Judgement(label, {c: float(p) for c, p in zip(self.combiner.labels, probs[k], strict=True)}, why))
+            out.append(
+                Judgement(label, {c: float(p) for c, p in zip(self.combiner.labels, probs[k], strict=True)}, why)
+            )
         return out
+
+
+def load_structured(spec: str | Path | None = None) -> StructuredEvaluator:
+    """``None``/``kgcite`` → the shipped combiner; ``rules`` → the rules alone (no combiner); else a
+    ``kgcite train struct`` folder (or its ``combiner.json``). A combiner trained with a text model's
+    scores loads that model too (the one named in its card)."""
+    name = str(spec or "")
+    if name == "rules":
+        return StructuredEvaluator()
+    path = SHIPPED if name in ("", "kgcite") else Path(name)
+    if path.is_dir():
+        path = path / "combiner.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no combiner here; make one with `kgcite train struct --out DIR`")
+    combiner = Combiner.load(path)
+    text = None
+    if any(f in combiner.features for f in TEXT_FEATURES):
+        from kgcite.models.evaluator import load_evaluator
+
+        text = load_evaluator(combiner.card.get("text model spec") or None)
+    return StructuredEvaluator(combiner, text)
 
 
 def feature_rows(evaluator: StructuredEvaluator, items: Sequence[AttributionItem]) -> list[dict[str, float]]:

@@ -56,7 +56,10 @@ def judge_split(
                 done[r["id"]] = j.category
             if fh is not None:
                 fh.writelines(
-                    json.dumps({"id": r["id"], "evaluator": evaluator.name, "category": j.category, "scores": j.scores})
+                    json.dumps(
+                        {"id": r["id"], "evaluator": evaluator.name, "category": j.category, "scores": j.scores}
+                        | ({"why": j.why} if j.why is not None else {})
+                    )
                     + "\n"
                     for r, j in zip(batch, judged, strict=True)
                 )
