@@ -208,9 +208,14 @@ def read_claim(question: str, statement: str) -> ClaimReading:
         topics.append(key_of(q[a:b]))
     answers: list[Key] = []
     kinds: list[str] = []
+    q_names = list(topics)
     for a, b in name_runs(s):
         k = key_of(s[a:b])
-        if all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
+        inside = any(len(k) < len(n) and _occurs(k, list(n)) >= 0 for n in q_names)
+        if inside and not any(_occurs(n, list(k)) >= 0 for n in q_names):
+            answers.append(k)  # part of a name the question holds: another entity ("Varnholm", "University of Varnholm")
+            kinds.append("num" if any(t.kind == "num" for t in s[a:b]) else "cap")
+        elif all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
             topics.append(k)  # a name the question holds, cased better by the statement
         else:
             answers.append(k)
@@ -255,12 +260,16 @@ def read_sentence(text: str, claim: ClaimReading) -> SentenceReading:
     content = [t.norm for t in tokens if t.kind != "punct" and t.norm not in STOP]
     out = SentenceReading(text)
     taken: set[int] = set()  # positions in ``content`` already read as a name
-    for keys, into in ((claim.answers, out.answers), (claim.topics, out.topics)):
-        for i, k in enumerate(keys):
-            free = [p for p in _positions(k, content) if not taken & set(range(p, p + len(k)))]
-            if free:
-                into.append(i)
-                taken |= {j for p in free for j in range(p, p + len(k))}
+    named = [(k, i, out.answers) for i, k in enumerate(claim.answers)] + [
+        (k, i, out.topics) for i, k in enumerate(claim.topics)
+    ]
+    for k, i, into in sorted(named, key=lambda n: -len(n[0])):  # the longest name first: "Patricia Heaton", then "Heaton"
+        free = [p for p in _positions(k, content) if not taken & set(range(p, p + len(k)))]
+        if free:
+            into.append(i)
+            taken |= {j for p in free for j in range(p, p + len(k))}
+    out.answers.sort()
+    out.topics.sort()
     used = {content[j] for j in taken}
     for a, b in name_runs(tokens):
         k = key_of(tokens[a:b])

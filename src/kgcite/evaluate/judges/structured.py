@@ -190,20 +190,27 @@ def analyse(reading: Reading) -> Analysis:
         for node, far in dist.items():
             depth[node] = min(far, depth.get(node, far))
     answer_depths = {depth[("a", i)] for i in stated_a if ("a", i) in depth}
-    in_place, same_depth = 0.0, 0.0
     answer_sentences = [s for s in sentences if s.answers]
+    in_place, same_depth = 0.0, 0.0
+    with_answer = {k for s in answer_sentences for k in s.others}
     for j, s in enumerate(sentences):
-        leaves = [k for k in s.others if k in once]
-        if not leaves or s.answers:
+        if s.answers:
             continue
-        if any(depth.get(("o", k)) in answer_depths for k in leaves):
-            same_depth = 1.0
+        if any(depth.get(("o", k)) in answer_depths for k in s.others if k not in with_answer):
+            same_depth = 1.0  # the replacement takes every role of the answer it replaces: not only leaves
+        leaves = [k for k in s.others if k in once]
+        if not leaves:
+            continue
         names = set(_nodes(s)) - {("o", k) for k in leaves}
         for a in answer_sentences:
             if names & set(_nodes(a)) and (s.words & a.words or not (s.words or a.words)):
                 in_place = 1.0
         if not answer_sentences and ("s", j) in near and s.words & c.asked:
             in_place = max(in_place, 0.5)
+    deepest = max(answer_depths, default=None)
+    if deepest is not None and len(stated_a) < len(c.answers):
+        beyond = any(depth.get(("o", k), -1) > deepest for k in once)
+        in_place = max(in_place, float(beyond))  # the chain goes on past the answers it states, to another name
     in_place = max(in_place, same_depth)
     shaped = max((_like(k, c.answers, c.answer_kinds) for k in once), default=0.0)
     answer_numbers = {w for a, kind in zip(c.answers, c.answer_kinds, strict=True) if kind == "num" for w in a}
