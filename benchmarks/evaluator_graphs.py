@@ -9,7 +9,8 @@ MetaQA-only model is the baseline) and, with ``--models``, text models trained l
 Training sources (``kgcite.train.evaluator_data``): MetaQA (movies), BioKaLMA (biographies,
 linked by name, path and single-triple questions) and synthetic graphs with invented names and
 relations. Every evaluator is also scored on graphs no model trains on: the synthetic test graphs
-101 and 102, three small graphs written by hand (``benchmarks/data``: lab, port, family), whose
+101 and 102, five small graphs written by hand (``benchmarks/data``: lab, port, family, and the
+observatory and river-trade graphs written after the structured evaluator was frozen), whose
 questions are generated from them, and twelve attribution cases written by hand about the family
 graph (``benchmarks/data/attribution/ordinary.jsonl``: two parts, typos, namesakes, missing facts).
 
@@ -43,6 +44,9 @@ OWN_GRAPHS = {
     "lab (hand-written)": DATA / "kgqa" / "lab_graph.tsv",
     "port (hand-written)": DATA / "kgqa" / "port_graph.tsv",
     "family (hand-written)": DATA / "faithfulness" / "own_graph.json",
+    # written after the structured evaluator was frozen: graphs that played no part in making it
+    "observatory (written after)": DATA / "evaluator" / "observatory_graph.tsv",
+    "river trade (written after)": DATA / "evaluator" / "river_trade_graph.tsv",
 }
 
 
