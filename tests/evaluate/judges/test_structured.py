@@ -134,3 +134,19 @@ def test_cli_trains_a_combiner_and_scores_it(tmp_path: Path) -> None:
     assert scored.returncode == 0, scored.stderr and json.loads(scored.stdout)["n"] == 12
     misuse = kgcite("train", "struct", "--bench", str(ORDINARY), "--without", "metaqa", "--out", str(tmp_path))
     assert misuse.returncode == 2 and "--without" in misuse.stderr
+
+
+def test_evidence_that_names_everything_but_links_nothing_is_never_supportive() -> None:
+    """Every word of the statement is cited, but no fact links the mayor to Harrowgate."""
+    res = kgcite(
+        "attribution",
+        "Who is the mayor of Harrowgate?",
+        "--answer",
+        "The mayor of Harrowgate is Sefa Okoro.",
+        "--evidence",
+        "[1] Port Ellis's mayor is Sefa Okoro. [2] Harrowgate's population is 41200.",
+        "--json",
+    )
+    assert res.returncode == 0, res.stderr
+    js = json.loads(res.stdout)
+    assert js["category"] != "supportive" and js["why"]["rule"] == "partially_supportive"

@@ -213,7 +213,9 @@ def read_claim(question: str, statement: str) -> ClaimReading:
         k = key_of(s[a:b])
         inside = any(len(k) < len(n) and _occurs(k, list(n)) >= 0 for n in q_names)
         if inside and not any(_occurs(n, list(k)) >= 0 for n in q_names):
-            answers.append(k)  # part of a name the question holds: another entity ("Varnholm", "University of Varnholm")
+            answers.append(
+                k
+            )  # part of a name the question holds: another entity ("Varnholm", "University of Varnholm")
             kinds.append("num" if any(t.kind == "num" for t in s[a:b]) else "cap")
         elif all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
             topics.append(k)  # a name the question holds, cased better by the statement
@@ -263,7 +265,9 @@ def read_sentence(text: str, claim: ClaimReading) -> SentenceReading:
     named = [(k, i, out.answers) for i, k in enumerate(claim.answers)] + [
         (k, i, out.topics) for i, k in enumerate(claim.topics)
     ]
-    for k, i, into in sorted(named, key=lambda n: -len(n[0])):  # the longest name first: "Patricia Heaton", then "Heaton"
+    for k, i, into in sorted(
+        named, key=lambda n: -len(n[0])
+    ):  # the longest name first: "Patricia Heaton", then "Heaton"
         free = [p for p in _positions(k, content) if not taken & set(range(p, p + len(k)))]
         if free:
             into.append(i)

@@ -396,13 +396,17 @@ class StructuredEvaluator:
         probs = self.combiner.probabilities(x)
         out = []
         for k, (r, a) in enumerate(zip(readings, analyses, strict=True)):
-            best = int(probs[k].argmax())
+            order = [int(i) for i in np.argsort(-probs[k])]
+            unlinked = a.values["answers reached from a topic"] < a.values["answers stated"]
+            guarded = unlinked and self.combiner.labels[order[0]] == "supportive"
+            best = order[1] if guarded else order[0]  # supportive needs a chain: never with an answer cut off
             label = self.combiner.labels[best]
+            decided = "the rule" if label == a.rule else "the combiner"
             why = {
                 "facts": r.facts(),
                 "rule": a.rule,
                 "reason": a.reason,
-                "decided by": "the rule" if label == a.rule else "the combiner",
+                "decided by": "the guard: an answer no topic reaches is never supported" if guarded else decided,
                 "strongest features": self.combiner.influence(x[k], best),
             }
             out.append(
