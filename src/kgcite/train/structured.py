@@ -2,7 +2,8 @@
 
 The features (:mod:`kgcite.evaluate.judges.structured`) are graph-agnostic and cheap, so the
 combiner trains in seconds on numpy alone: one hidden layer, Adam, categories weighted equally,
-the sources of the training rows (graphs) weighted equally too, so no one graph's surface wins.
+the sources of the training rows (graphs) weighted equally too, so no one graph's surface wins;
+five seeds averaged, so a verdict does not hang on one initialisation.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from kgcite.evaluate.metrics.attribution import CATEGORIES
 from kgcite.models.evaluator import AttributionItem
 
 Row = dict[str, Any]
+#: Networks per combiner, one seed each, their probabilities averaged: a steadier verdict than one.
+MEMBERS = 5
 
 
 def features_of(rows: Sequence[Row], text: TextScorer | None = None, batch_size: int = 64) -> np.ndarray:
@@ -106,7 +109,7 @@ def train_combiner(
     x = features_of(rows, text)
     labels = [str(r["category"]) for r in rows]
     groups = [str(r.get("graph", "")).split("-")[0] for r in rows]
-    params = fit(x, labels, groups, seed=seed)
+    members = [fit(x, labels, groups, seed=seed + k) for k in range(MEMBERS)]
     names = list(FEATURES) + (list(TEXT_FEATURES) if text is not None else [])
     card = {
         "data": described,
@@ -118,8 +121,8 @@ def train_combiner(
         "seconds": round(time.perf_counter() - t0, 1),
         "machine": platform.machine(),
     }
-    weights = {"features": names, "labels": list(CATEGORIES), "card": card}
-    weights |= {k: np.round(v, 6).tolist() for k, v in params.items()}
+    weights: dict[str, Any] = {"features": names, "labels": list(CATEGORIES), "card": card}
+    weights["members"] = [{k: np.round(v, 6).tolist() for k, v in m.items()} for m in members]
     path = Path(out)
     path.mkdir(parents=True, exist_ok=True)
     tmp = path / "combiner.json.tmp"

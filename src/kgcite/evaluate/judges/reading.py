@@ -196,6 +196,7 @@ class ClaimReading:
     question_stems: set[str]
     statement_stems: set[str]
     answer_kinds: list[str]  # "num" or "cap" per answer
+    pieces: dict[Key, list[Key]] = field(default_factory=dict)  # an answer run cut at joining words
 
 
 def read_claim(question: str, statement: str) -> ClaimReading:
@@ -208,20 +209,22 @@ def read_claim(question: str, statement: str) -> ClaimReading:
         topics.append(key_of(q[a:b]))
     answers: list[Key] = []
     kinds: list[str] = []
+    pieces: dict[Key, list[Key]] = {}
     q_names = list(topics)
     for a, b in name_runs(s):
         k = key_of(s[a:b])
         inside = any(len(k) < len(n) and _occurs(k, list(n)) >= 0 for n in q_names)
         if inside and not any(_occurs(n, list(k)) >= 0 for n in q_names):
-            answers.append(
-                k
-            )  # part of a name the question holds: another entity ("Varnholm", "University of Varnholm")
+            # part of a name the question holds: another entity ("Varnholm", "University of Varnholm")
+            answers.append(k)
             kinds.append("num" if any(t.kind == "num" for t in s[a:b]) else "cap")
+            pieces[k] = _pieces(s[a:b])
         elif all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
             topics.append(k)  # a name the question holds, cased better by the statement
         else:
             answers.append(k)
             kinds.append("num" if any(t.kind == "num" for t in s[a:b]) else "cap")
+            pieces[k] = _pieces(s[a:b])
     if not answers:  # lower-case values ("male", "politician"): the statement's runs of new words
         run: list[Token] = []
         for t in [*s, Token(".", ".", "punct")]:
@@ -236,7 +239,25 @@ def read_claim(question: str, statement: str) -> ClaimReading:
     asked = {stem(t.norm) for t in q if t.kind == "low" and t.norm not in _FUNCTION}
     asked -= {stem(w) for w in named}
     answers, kinds = _distinct_with(answers, kinds)
-    return ClaimReading(topics, answers, asked, q_stems, content_stems(s), kinds)
+    pieces = {k: v for k, v in pieces.items() if len(v) > 1}
+    return ClaimReading(topics, answers, asked, q_stems, content_stems(s), kinds, pieces)
+
+
+#: Joining words that may stand inside a title ("Seven Years in Tibet") or between two names
+#: ("discovered by Nell Ashgrove with the Great Selby Telescope"): the evidence decides which.
+_BETWEEN = frozenset(["in", "on", "at", "to", "for", "with", "from"])
+
+
+def _pieces(tokens: list[Token]) -> list[Key]:
+    """A name run cut at its joining words: the names it may be if the evidence never states it whole."""
+    out: list[Key] = []
+    start = 0
+    for i, t in enumerate(tokens):
+        if t.kind == "low" and t.norm in _BETWEEN:
+            out.append(key_of(tokens[start:i]))
+            start = i + 1
+    out.append(key_of(tokens[start:]))
+    return [k for k in out if k]
 
 
 def _distinct(keys: list[Key]) -> list[Key]:
@@ -291,13 +312,31 @@ def read_sentence(text: str, claim: ClaimReading) -> SentenceReading:
 def read_evidence(evidence: str, claim: ClaimReading) -> list[SentenceReading]:
     """Each citation sentence read; a lower-case value that ends one sentence and stands in another
     ("Henry VII's occupation was monarch." … "held the position of monarch") links them as a name."""
-    sentences = [read_sentence(s, claim) for s in split_evidence(evidence)]
+    texts = split_evidence(evidence)
+    _split_answers(claim, [[t.norm for t in tokenize(x) if t.kind != "punct" and t.norm not in STOP] for x in texts])
+    sentences = [read_sentence(s, claim) for s in texts]
     for s in sentences:
         if s.tail and any(o is not s and stem(s.tail) in o.words for o in sentences):
             for o in sentences:
                 if stem(s.tail) in o.words and (s.tail,) not in o.others:
                     o.others.append((s.tail,))
     return sentences
+
+
+def _split_answers(claim: ClaimReading, contents: list[list[str]]) -> None:
+    """An answer run the evidence never states whole but states a piece of is those pieces
+    ("Nell Ashgrove with the Great Selby Telescope" → two answers)."""
+    answers, kinds = [], []
+    for k, kind in zip(claim.answers, claim.answer_kinds, strict=True):
+        parts = claim.pieces.get(k, [])
+        whole = any(_occurs(k, c) >= 0 for c in contents)
+        if parts and not whole and any(_occurs(p, c) >= 0 for p in parts for c in contents):
+            answers += parts
+            kinds += [kind] * len(parts)
+        else:
+            answers.append(k)
+            kinds.append(kind)
+    claim.answers, claim.answer_kinds = answers, kinds
 
 
 def _overlaps(k: Key, claim: ClaimReading) -> bool:

@@ -308,14 +308,14 @@ def _rule(
 
 
 class Combiner:
-    """A one-hidden-layer network over the features (numpy only): weights from
-    ``kgcite.train.structured`` in a JSON file."""
+    """Small networks over the features, one hidden layer each (numpy only), their probabilities
+    averaged: several seeds of ``kgcite train struct`` in one JSON file (``members``)."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         self.features: list[str] = list(weights["features"])
         self.labels: list[str] = list(weights["labels"])
-        self.w1, self.b1 = np.asarray(weights["w1"]), np.asarray(weights["b1"])
-        self.w2, self.b2 = np.asarray(weights["w2"]), np.asarray(weights["b2"])
+        members = weights.get("members") or [weights]
+        self.members = [tuple(np.asarray(m[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")) for m in members]
         self.card: dict[str, Any] = dict(weights.get("card", {}))
 
     @classmethod
@@ -323,17 +323,22 @@ class Combiner:
         return cls(json.loads(Path(path).read_text()))
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        h = np.maximum(0.0, x @ self.w1 + self.b1)
-        z = h @ self.w2 + self.b2
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        out = np.zeros((x.shape[0], len(self.labels)))
+        for w1, b1, w2, b2 in self.members:
+            z = np.maximum(0.0, x @ w1 + b1) @ w2 + b2
+            z -= z.max(axis=1, keepdims=True)
+            e = np.exp(z)
+            out += e / e.sum(axis=1, keepdims=True)
+        return out / len(self.members)
 
     def influence(self, x: np.ndarray, label: int) -> list[tuple[str, float]]:
-        """Each feature's share in the winning label's logit (input × gradient), largest first."""
-        pre = x @ self.w1 + self.b1
-        grad = (pre > 0) * self.w2[:, label]
-        contrib = x * (self.w1 @ grad)
+        """Each feature's share in the winning label's logit (input × gradient, averaged over the
+        members), largest first: the three that weighed most."""
+        contrib = np.zeros(len(self.features))
+        for w1, b1, w2, _ in self.members:
+            grad = ((x @ w1 + b1) > 0) * w2[:, label]
+            contrib += x * (w1 @ grad)
+        contrib /= len(self.members)
         order = np.argsort(-np.abs(contrib))
         return [(self.features[i], round(float(contrib[i]), 3)) for i in order[:3] if abs(contrib[i]) > 1e-6]
 
