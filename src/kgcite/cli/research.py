@@ -342,6 +342,26 @@ def _experiment_outputs(kind: str, rows: list[dict[str, Any]], labels: list[str]
 RULES_ALONE = "judge support by the rules alone (no NLI model; what they cannot decide counts as unsupported)"
 
 
+def _attribution_data_options(p: argparse.ArgumentParser) -> None:
+    """Where an attribution evaluator's training rows come from: a CAQA split, or graphs (one left out)."""
+    data = p.add_mutually_exclusive_group(required=True)
+    data.add_argument("--bench", metavar="TRAIN.jsonl", help="a CAQA-style train split (`kgcite build caqa`)")
+    data.add_argument(
+        "--graphs",
+        nargs="+",
+        choices=["metaqa", "biokalma", "synthetic"],
+        help="build the training data from these graphs (the train split of each; synthetic: graphs 1-6)",
+    )
+    p.add_argument("--without", metavar="GRAPH", help="with --graphs: leave this graph out (leave-one-graph-out)")
+    p.add_argument(
+        "--per-graph",
+        type=int,
+        metavar="N",
+        help="with --graphs: source questions per graph (default: MetaQA 2500 per hop count, BioKaLMA 1200 "
+        "per kind, 500 per synthetic graph)",
+    )
+
+
 def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float, batch_size: int = 32) -> None:
     p.add_argument(
         "--out", required=True, metavar="DIR", help="run folder: checkpoints per epoch, then onnx/ with the model card"
@@ -459,22 +479,7 @@ def register(sub: Any, ev: Any) -> None:
         help="train the 4-way attribution evaluator (CAQA categories) on a `kgcite build caqa` train split",
         description='Needs the train extra: python -m pip install -e ".[train]". Resumes from the last finished epoch in --out.',
     )
-    data = te.add_mutually_exclusive_group(required=True)
-    data.add_argument("--bench", metavar="TRAIN.jsonl", help="a CAQA-style train split (`kgcite build caqa`)")
-    data.add_argument(
-        "--graphs",
-        nargs="+",
-        choices=["metaqa", "biokalma", "synthetic"],
-        help="build the training data from these graphs (the train split of each; synthetic: graphs 1-6)",
-    )
-    te.add_argument("--without", metavar="GRAPH", help="with --graphs: leave this graph out (leave-one-graph-out)")
-    te.add_argument(
-        "--per-graph",
-        type=int,
-        metavar="N",
-        help="with --graphs: source questions per graph (default: MetaQA 2500 per hop count, BioKaLMA 1200 "
-        "per kind, 500 per synthetic graph)",
-    )
+    _attribution_data_options(te)
     _train_options(te, epochs=2, lr=5e-5)
     te.add_argument("--max-length", type=int, default=160, help="tokens of claim + evidence (default 160)")
     te.add_argument(
@@ -492,16 +497,7 @@ def register(sub: Any, ev: Any) -> None:
         "combiner weighs those features (and, with --text, a text model's four scores). Writes DIR/combiner.json; "
         "score it with kgcite evaluate-evaluator --evaluator struct:DIR.",
     )
-    data = ts.add_mutually_exclusive_group(required=True)
-    data.add_argument("--bench", metavar="TRAIN.jsonl", help="a CAQA-style train split (`kgcite build caqa`)")
-    data.add_argument(
-        "--graphs",
-        nargs="+",
-        choices=["metaqa", "biokalma", "synthetic"],
-        help="build the training data from these graphs (the train split of each; synthetic: graphs 1-6)",
-    )
-    ts.add_argument("--without", metavar="GRAPH", help="with --graphs: leave this graph out (leave-one-graph-out)")
-    ts.add_argument("--per-graph", type=int, metavar="N", help="with --graphs: source questions per graph")
+    _attribution_data_options(ts)
     ts.add_argument(
         "--text",
         default="none",
