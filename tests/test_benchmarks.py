@@ -30,7 +30,12 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("evaluators.py", ["trained (kgcite, 4-way)", "nli (AutoIS-style, binary)"]),
         (
             "evaluator_graphs.py",
-            ["text: shipped (baseline)", "struct: held out, trained without it", "struct: shipped, in domain", "river trade (written after)"],
+            [
+                "text: shipped (baseline)",
+                "struct: held out, trained without it",
+                "struct: shipped, in domain",
+                "river trade (written after)",
+            ],
         ),
         ("kg_lookup.py", ["embedded in memory, pattern API", "SPARQL server (HTTP)"]),
         ("nli_speed.py", ["batch 32", "batch 1 (baseline)"]),
