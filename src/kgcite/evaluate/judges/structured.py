@@ -24,6 +24,7 @@ import numpy as np
 from kgcite.evaluate.judges.reading import ClaimReading, Key, SentenceReading, read_claim, read_evidence
 from kgcite.evaluate.metrics.attribution import CATEGORIES
 from kgcite.models.evaluator import AttributionItem, Judgement
+from kgcite.text.lexicon import stem
 
 Node = tuple[str, Any]  # ("t", i) topic, ("a", i) answer, ("o", key) other name, ("s", j) sentence
 
@@ -116,7 +117,6 @@ FEATURES = (
     "asked words covered",
     "words neither question nor statement uses",
     "asked words",
-    "question names",
     "rule: supportive",
     "rule: partially supportive",
     "rule: contradictory",
@@ -157,10 +157,23 @@ class Analysis:
     reason: str
 
 
-def analyse(reading: Reading) -> Analysis:
-    c, sentences = reading.claim, reading.sentences
-    g = EvidenceGraph(reading)
-    n_s = max(1, len(sentences))
+@dataclass
+class _Reach:
+    """How the cited facts connect the claim: answers reached from topics, hops, depths."""
+
+    stated_a: set[int]
+    stated_t: set[int]
+    reached_any: int
+    reached_all: int
+    hops: list[int]
+    topics_reaching: int
+    joined: bool
+    joined_name: bool
+    depth: dict[Node, int]  # each node's distance from the nearest topic
+    near: set[Node]  # every node connected to a stated topic or answer
+
+
+def _reach(g: EvidenceGraph, c: ClaimReading, sentences: list[SentenceReading]) -> _Reach:
     stated_a = {i for s in sentences for i in s.answers}
     stated_t = {i for s in sentences for i in s.topics}
     from_topic = {i: g.distances(("t", i)) for i in stated_t}
@@ -171,33 +184,44 @@ def analyse(reading: Reading) -> Analysis:
         reached_all += bool(d) and len(d) == len(c.topics)
         if d:
             hops.append(min(d) // 2 + 1)
-    topics_reaching = sum(any(("a", i) in dist for i in stated_a) for dist in from_topic.values())
-    joined = bool(from_topic) and all(("t", i) in dist for dist in from_topic.values() for i in stated_t)
     common = set.intersection(*(set(dist) for dist in from_topic.values())) if from_topic else set()
-    joined_name = any(n[0] == "o" for n in common)
-    claim_nodes = [("t", i) for i in stated_t] + [("a", i) for i in stated_a]
-    near: set[Node] = set()
-    for n in claim_nodes:
-        near |= set(g.distances(n))
-    on_claim = sum(("s", j) in near for j in range(len(sentences)))
-    together = sum(any(i in s.answers for s in sentences if s.topics) for i in stated_a)
-    others = {k for s in sentences for k in s.others}
-    once = [k for k in others if g.mentions(("o", k)) == 1]
-    # another name in an answer's place: a name stated once, in a sentence without an answer, as
-    # far from the topics as a stated answer is (or sharing a name and words with an answer's sentence)
     depth: dict[Node, int] = {}
     for dist in from_topic.values():
         for node, far in dist.items():
             depth[node] = min(far, depth.get(node, far))
-    answer_depths = {depth[("a", i)] for i in stated_a if ("a", i) in depth}
+    near: set[Node] = set()
+    for n in [("t", i) for i in stated_t] + [("a", i) for i in stated_a]:
+        near |= set(g.distances(n))
+    return _Reach(
+        stated_a,
+        stated_t,
+        reached_any,
+        reached_all,
+        hops,
+        topics_reaching=sum(any(("a", i) in dist for i in stated_a) for dist in from_topic.values()),
+        joined=bool(from_topic) and all(("t", i) in dist for dist in from_topic.values() for i in stated_t),
+        joined_name=any(n[0] == "o" for n in common),
+        depth=depth,
+        near=near,
+    )
+
+
+def _in_place(c: ClaimReading, sentences: list[SentenceReading], r: _Reach, once: list[Key]) -> tuple[float, float]:
+    """(another name in an answer's place, another name as far from the topics as an answer).
+
+    In a sentence without an answer: a name as deep as a stated answer (the replacement takes every
+    role of the answer it replaces, so not only names stated once); a name stated once that shares a
+    name and words with an answer's sentence; with no answer stated, one near the claim saying what
+    is asked; or, answers missing, a name stated once past the deepest stated answer."""
+    answer_depths = {r.depth[("a", i)] for i in r.stated_a if ("a", i) in r.depth}
     answer_sentences = [s for s in sentences if s.answers]
-    in_place, same_depth = 0.0, 0.0
     with_answer = {k for s in answer_sentences for k in s.others}
+    in_place, same_depth = 0.0, 0.0
     for j, s in enumerate(sentences):
         if s.answers:
             continue
-        if any(depth.get(("o", k)) in answer_depths for k in s.others if k not in with_answer):
-            same_depth = 1.0  # the replacement takes every role of the answer it replaces: not only leaves
+        if any(r.depth.get(("o", k)) in answer_depths for k in s.others if k not in with_answer):
+            same_depth = 1.0
         leaves = [k for k in s.others if k in once]
         if not leaves:
             continue
@@ -205,68 +229,78 @@ def analyse(reading: Reading) -> Analysis:
         for a in answer_sentences:
             if names & set(_nodes(a)) and (s.words & a.words or not (s.words or a.words)):
                 in_place = 1.0
-        if not answer_sentences and ("s", j) in near and s.words & c.asked:
+        if not answer_sentences and ("s", j) in r.near and s.words & c.asked:
             in_place = max(in_place, 0.5)
     deepest = max(answer_depths, default=None)
-    if deepest is not None and len(stated_a) < len(c.answers):
-        beyond = any(depth.get(("o", k), -1) > deepest for k in once)
-        in_place = max(in_place, float(beyond))  # the chain goes on past the answers it states, to another name
-    in_place = max(in_place, same_depth)
-    shaped = max((_like(k, c.answers, c.answer_kinds) for k in once), default=0.0)
+    if deepest is not None and len(r.stated_a) < len(c.answers):
+        in_place = max(in_place, float(any(r.depth.get(("o", k), -1) > deepest for k in once)))
+    return max(in_place, same_depth), same_depth
+
+
+def _covered(words: set[str], evidence: set[str]) -> float:
+    """Share of these stems the evidence uses, a compound's part counting ("screenwrit" ~ "writ")."""
+    if not words:
+        return 1.0
+    return sum(w in evidence or any(_part(w, e) for e in evidence) for w in words) / len(words)
+
+
+def _evidence_stems(c: ClaimReading, sentences: list[SentenceReading], stated_a: set[int]) -> set[str]:
+    """Every stem the evidence uses: its words, its names, and the answers it states."""
+    words = {w for s in sentences for w in s.words}
+    names = {w for s in sentences for k in (*s.others, *(c.topics[i] for i in s.topics)) for w in k}
+    return {stem(w) for w in words | names} | {stem(w) for i in stated_a for w in c.answers[i]}
+
+
+def analyse(reading: Reading) -> Analysis:
+    c, sentences = reading.claim, reading.sentences
+    g = EvidenceGraph(reading)
+    r = _reach(g, c, sentences)
+    n_s, n_a = max(1, len(sentences)), max(1, len(c.answers))
+    on_claim = sum(("s", j) in r.near for j in range(len(sentences)))
+    together = sum(any(i in s.answers for s in sentences if s.topics) for i in r.stated_a)
+    others = {k for s in sentences for k in s.others}
+    once = [k for k in others if g.mentions(("o", k)) == 1]
+    in_place, same_depth = _in_place(c, sentences, r, once)
     answer_numbers = {w for a, kind in zip(c.answers, c.answer_kinds, strict=True) if kind == "num" for w in a}
-    other_number = float(
-        bool(answer_numbers) and any(s.topics and s.numbers and not s.numbers & answer_numbers for s in sentences)
+    other_number = bool(answer_numbers) and any(
+        s.topics and s.numbers and not s.numbers & answer_numbers for s in sentences
     )
-    evidence_words = {w for s in sentences for w in s.words} | {
-        w for s in sentences for k in (*s.others, *(c.topics[i] for i in s.topics)) for w in k
-    }
-    from kgcite.text.lexicon import stem
-
-    evidence_stems = {stem(w) for w in evidence_words}
-    stated_words = {stem(w) for i in stated_a for w in c.answers[i]}
-    evidence_stems |= stated_words
-
-    def covered(ws: set[str]) -> float:
-        """Share of these stems the evidence uses, a compound's part counting ("screenwrit" ~ "writ")."""
-        if not ws:
-            return 1.0
-        return sum(w in evidence_stems or any(_part(w, e) for e in evidence_stems) for w in ws) / len(ws)
-
+    evidence = _evidence_stems(c, sentences, r.stated_a)
     extra = {w for s in sentences for w in s.words} - c.question_stems - c.statement_stems
-    asked_covered = covered(c.asked)
-    rule, reason = _rule(c, stated_a, stated_t, reached_any, topics_reaching, joined, in_place, asked_covered)
+    asked_covered = _covered(c.asked, evidence)
+    rule, reason = _rule(c, r.stated_a, r.stated_t, r.reached_any, r.topics_reaching, r.joined, in_place, asked_covered)
+    hops = r.hops
     values = {
         "sentences": min(len(sentences), 10) / 10,
         "answers": min(len(c.answers), 5) / 5,
-        "answers stated": len(stated_a) / len(c.answers) if c.answers else 0.0,
-        "all answers stated": float(bool(c.answers) and len(stated_a) == len(c.answers)),
-        "no answer stated": float(not stated_a),
+        "answers stated": len(r.stated_a) / n_a if c.answers else 0.0,
+        "all answers stated": float(bool(c.answers) and len(r.stated_a) == len(c.answers)),
+        "no answer stated": float(not r.stated_a),
         "topics": min(len(c.topics), 4) / 4,
-        "topics stated": len(stated_t) / len(c.topics) if c.topics else 0.0,
-        "all topics stated": float(len(stated_t) == len(c.topics)),
-        "answers reached from a topic": reached_any / len(c.answers) if c.answers else 0.0,
-        "answers reached from every topic": reached_all / len(c.answers) if c.answers else 0.0,
-        "topics reaching an answer": topics_reaching / len(c.topics) if c.topics else 0.0,
-        "topics joined by the evidence": float(joined and len(stated_t) == len(c.topics)),
-        "another name joined to every topic": float(joined_name),
+        "topics stated": len(r.stated_t) / len(c.topics) if c.topics else 0.0,
+        "all topics stated": float(len(r.stated_t) == len(c.topics)),
+        "answers reached from a topic": r.reached_any / n_a if c.answers else 0.0,
+        "answers reached from every topic": r.reached_all / n_a if c.answers else 0.0,
+        "topics reaching an answer": r.topics_reaching / len(c.topics) if c.topics else 0.0,
+        "topics joined by the evidence": float(r.joined and len(r.stated_t) == len(c.topics)),
+        "another name joined to every topic": float(r.joined_name),
         "mean hops to an answer": min(sum(hops) / len(hops), 5) / 5 if hops else 0.0,
         "longest hops to an answer": min(max(hops), 5) / 5 if hops else 0.0,
         "more hops than asked words": float(bool(hops) and max(hops) > max(1, len(c.asked))),
         "sentences reaching the claim": on_claim / n_s,
         "sentences apart from the claim": (len(sentences) - on_claim) / n_s,
-        "answers with a topic in one sentence": together / len(c.answers) if c.answers else 0.0,
+        "answers with a topic in one sentence": together / n_a if c.answers else 0.0,
         "other names": min(len(others), 8) / 8,
         "other names stated once": min(len(once), 8) / 8,
         "another name in an answer's place": in_place,
         "another name as far from the topics as an answer": same_depth,
-        "another name shaped like an answer": shaped,
-        "a number other than the answer's": other_number,
-        "question words covered": covered(c.question_stems),
-        "statement words covered": covered(c.statement_stems),
+        "another name shaped like an answer": max((_like(k, c.answers, c.answer_kinds) for k in once), default=0.0),
+        "a number other than the answer's": float(other_number),
+        "question words covered": _covered(c.question_stems, evidence),
+        "statement words covered": _covered(c.statement_stems, evidence),
         "asked words covered": asked_covered,
         "words neither question nor statement uses": min(len(extra), 8) / 8,
         "asked words": min(len(c.asked), 8) / 8,
-        "question names": min(len(c.topics), 4) / 4,
     }
     for cat in CATEGORIES:
         values[f"rule: {cat.replace('_', ' ')}"] = float(rule == cat)
