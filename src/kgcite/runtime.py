@@ -27,6 +27,7 @@ from kgcite.models.nli import CachedNLI, load_nli
 from kgcite.models.openai_http import OpenAICompatLLM
 from kgcite.models.rerank import Reranker, load_reranker
 from kgcite.retrieve.documents import (
+    AddressPolicy,
     DocumentCache,
     DocumentRetriever,
     LLMSpanExtractor,
@@ -164,9 +165,11 @@ class Runtime:
         extractor: str = "window",
         top_k: int = 5,
         robots: bool = True,
+        allow_hosts: Sequence[str] = (),
     ) -> DocumentRetriever:
         """Adaptive retrieval over local files/folders and/or a SearXNG instance; parsed pages cached
-        beside the response cache (in memory with ``cache=None``); web pages only where robots.txt allows."""
+        beside the response cache (in memory with ``cache=None``); web pages only where robots.txt
+        allows, and never from an internal address unless ``allow_hosts`` names it."""
         extractors: list[EvidenceExtractor] = []
         if extractor in ("window", "both"):
             extractors.append(WindowExtractor(self.vectors))
@@ -179,6 +182,7 @@ class Runtime:
             paths=paths,
             search=SearxngSearch(search_url) if search_url else None,
             robots=RobotsRules() if robots else None,
+            policy=AddressPolicy.allowing(allow_hosts),
         )
 
     def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:

@@ -14,11 +14,14 @@ from typing import ClassVar
 import pytest
 
 from kgcite.models.embed import OnnxMiniLM
-from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, SearxngSearch, TwoStageRanker
-from kgcite.retrieve.documents.sources import RobotsRules, cached_search
+from kgcite.retrieve.documents import AddressPolicy, DocumentCache, DocumentRetriever, SearxngSearch, TwoStageRanker
+from kgcite.retrieve.documents.sources import RobotsRules, cached_search, fetch_url
 from tests.conftest import free_port
+from tests.helpers import kgcite
 
 DOCS = Path(__file__).parent / "data" / "docs"
+LOCAL = AddressPolicy.allowing(["127.0.0.1"])  # the test's own web server is on loopback: allowed by name
+SECRET = b"<html><body><p>INTERNAL-SECRET-TOKEN: the admin password is hunter2.</p></body></html>"
 
 
 class _Web(BaseHTTPRequestHandler):
@@ -54,6 +57,15 @@ class _Web(BaseHTTPRequestHandler):
                 }
             ).encode()
             kind = "application/json"
+        elif url.path == "/redirect":  # to the machine's IPv6 loopback: another internal host, not allowed
+            self.send_response(302)
+            self.send_header("Location", f"http://[::1]:{self.server.server_port}/secret.html")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        elif url.path == "/secret.html":
+            type(self).pages += 1
+            body, kind = SECRET, "text/html; charset=utf-8"
         elif url.path.endswith(".html"):
             type(self).pages += 1
             body, kind = (DOCS / url.path.lstrip("/")).read_bytes(), "text/html; charset=utf-8"
@@ -94,6 +106,7 @@ def test_search_fetch_and_cache_over_http(web: str, embedder: OnnxMiniLM, tmp_pa
             cache=DocumentCache(db),
             search=backend,
             on_error=lambda source, exc: errors.append(source),
+            policy=LOCAL,
         ).retrieve(question)
         return r.cache_hits, [q.passage.source for q in r.quotes]
 
@@ -114,6 +127,7 @@ def test_robots_txt_is_obeyed(web: str, embedder: OnnxMiniLM) -> None:
         TwoStageRanker(embedder, None),
         search=SearxngSearch(web),
         on_error=lambda source, exc: errors.append((source, str(exc))),
+        policy=LOCAL,
     )
     sources = {q.passage.source for q in retriever.retrieve("Where did Stephen Crane die?").quotes}
     assert _Web.pages == 1 and sources == {f"{web}/crane.html"}  # the disallowed page was never requested
@@ -121,7 +135,7 @@ def test_robots_txt_is_obeyed(web: str, embedder: OnnxMiniLM) -> None:
     retriever.retrieve("Where was Stephen Crane born?")
     assert _Web.robots_reads == 1  # read once per site, not per page or question
 
-    ignoring = DocumentRetriever(TwoStageRanker(embedder, None), search=SearxngSearch(web), robots=None)
+    ignoring = DocumentRetriever(TwoStageRanker(embedder, None), search=SearxngSearch(web), robots=None, policy=LOCAL)
     ignoring.retrieve("Where did Stephen Crane die?")
     assert _Web.pages == 3 and _Web.robots_reads == 1  # its own cache: both pages fetched, robots.txt never read
 
@@ -130,3 +144,37 @@ def test_robots_txt_is_obeyed(web: str, embedder: OnnxMiniLM) -> None:
 def test_robots_txt_errors(web: str, status: int, allowed: bool) -> None:
     _Web.robots = (status, "")
     assert RobotsRules().allowed(f"{web}/crane.html") is allowed
+
+
+def test_internal_addresses_are_refused_unless_allowed(web: str, embedder: OnnxMiniLM) -> None:
+    """A search result on the machine's own address is never fetched by default (SSRF): the
+    refusal names the address and the option that allows it."""
+    errors: list[tuple[str, str]] = []
+    retriever = DocumentRetriever(
+        TwoStageRanker(embedder, None),
+        search=SearxngSearch(web),
+        on_error=lambda source, exc: errors.append((source, str(exc))),
+    )
+    assert retriever.retrieve("Where did Stephen Crane die?").quotes == ()
+    assert _Web.pages == 0 and _Web.robots_reads == 0  # nothing on the internal host was requested
+    assert errors and all("internal address (127.0.0.1)" in msg and "--allow-fetch" in msg for _, msg in errors)
+    for url in ("http://localhost/x", "http://10.0.0.8/x", "http://169.254.169.254/latest/meta-data/", "http://[::1]/"):
+        with pytest.raises(ValueError, match="internal address"):
+            AddressPolicy().check(url)
+    AddressPolicy.allowing(["10.0.0.0/8"]).check("http://10.1.2.3/x")  # a network allowed by the operator
+
+
+def test_a_redirect_to_an_internal_host_is_refused(web: str) -> None:
+    with pytest.raises(ValueError, match=r"::1 is an internal address"):
+        fetch_url(f"{web}/redirect", policy=LOCAL)  # the first hop is allowed, the redirect is checked too
+    assert _Web.pages == 0  # the secret page was never requested
+
+
+def test_cli_never_quotes_an_internal_page_from_a_search(web: str) -> None:
+    """The door users use: `ask --source docs --search-url` with results on loopback."""
+    args = ("ask", "Where did Stephen Crane die?", "--source", "docs", "--search-url", web, "--no-cache")
+    refused = kgcite(*args)
+    assert "internal address (127.0.0.1)" in refused.stderr and "crane.html" not in refused.stdout
+    allowed = kgcite(*args, "--allow-fetch", "127.0.0.1")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "crane.html" in allowed.stdout

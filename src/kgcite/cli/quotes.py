@@ -42,6 +42,7 @@ def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
             extractor=args.extractor,
             top_k=args.quotes,
             robots=not args.ignore_robots,
+            allow_hosts=args.allow_fetch or (),
         )
         if args.source in ("docs", "both")
         else None
@@ -72,6 +73,13 @@ def add_quote_options(ask: argparse.ArgumentParser) -> None:
     )
     ask.add_argument(
         "--search-url", metavar="URL", help="a SearXNG instance (JSON API) to find web pages for the question"
+    )
+    ask.add_argument(
+        "--allow-fetch",
+        action="append",
+        metavar="HOST|NETWORK",
+        help="let search results on this internal host or network be fetched (repeatable; loopback, private "
+        "and link-local addresses are refused otherwise)",
     )
     ask.add_argument(
         "--ignore-robots",

@@ -25,6 +25,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServeConfig(
         docs=tuple(args.docs or ()),
         search_url=args.search_url,
+        fetch_allow=tuple(args.allow_fetch or ()),
         reports=Path(args.reports) if args.reports else None,
         max_batch=args.max_batch,
         max_waiting=args.max_waiting,
@@ -83,6 +84,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")
     p.add_argument("--search-url", metavar="URL", help="a SearXNG instance for source docs|both")
+    p.add_argument(
+        "--allow-fetch",
+        action="append",
+        metavar="HOST|NETWORK",
+        help="let search results on this internal host or network be fetched (repeatable; loopback, private and "
+        "link-local addresses are refused otherwise)",
+    )
     nli_option(p, "NLI model of the verifier", without="verify by the judge's rules alone (no NLI model)")
     p.add_argument("--max-batch", type=int, default=8, help="questions answered together by the model (default 8)")
     p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")

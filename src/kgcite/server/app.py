@@ -42,6 +42,7 @@ from kgcite.server.reports import ReportFolder, ReportNotFound
 class ServeConfig:
     docs: Sequence[str] = ()  # files/folders quoted by source docs|both
     search_url: str | None = None
+    fetch_allow: Sequence[str] = ()  # internal hosts/networks search results may be fetched from
     reports: Path | None = None  # folder of evaluation reports shown by the report page
     max_batch: int = 8
     max_waiting: int = 256
@@ -109,7 +110,11 @@ class Service:
     def answerer(self, source: str) -> QuoteAnswerer:
         if source not in self._answerers:
             docs = (
-                self.runtime.documents(self.config.docs, search_url=self.config.search_url) if source != "kg" else None
+                self.runtime.documents(
+                    self.config.docs, search_url=self.config.search_url, allow_hosts=self.config.fetch_allow
+                )
+                if source != "kg"
+                else None
             )
             self._answerers[source] = self.runtime.quote_answerer(source, docs)
         return self._answerers[source]

@@ -1,5 +1,6 @@
 """Adaptive document retrieval (EWEK-QA §3.1.1): verbatim quotes from local files or the web."""
 
+from kgcite.retrieve.documents.addresses import AddressPolicy
 from kgcite.retrieve.documents.extract import LLMSpanExtractor, WindowExtractor, align_span
 from kgcite.retrieve.documents.model import Document, DocumentRetrieval, Passage, Quote
 from kgcite.retrieve.documents.rank import TwoStageRanker, deduplicate
@@ -15,6 +16,7 @@ from kgcite.retrieve.documents.sources import (
 from kgcite.retrieve.documents.split import ParagraphSplitter
 
 __all__ = [
+    "AddressPolicy",
     "Document",
     "DocumentCache",
     "DocumentRetrieval",

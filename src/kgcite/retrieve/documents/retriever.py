@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgcite.retrieve.documents.addresses import AddressPolicy
 from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.documents.model import Document, DocumentRetrieval, Passage
 from kgcite.retrieve.documents.rank import TwoStageRanker
@@ -43,6 +44,7 @@ class DocumentRetriever:
     workers: int = 8
     on_error: Callable[[str, Exception], None] = _warn  # a source that cannot be read is reported and skipped
     robots: RobotsRules | None = field(default_factory=RobotsRules)  # None: ignore robots.txt (your own servers)
+    policy: AddressPolicy = field(default_factory=AddressPolicy)  # internal addresses refused unless allowed
 
     def locate(self, question: str) -> tuple[list[Path | str], int]:
         """Files and URLs to read for this question, and how many search results came from the cache."""
@@ -64,7 +66,7 @@ class DocumentRetriever:
         t0 = time.perf_counter()
         where, search_hits = self.locate(question)
         docs, doc_hits = fetch_documents(
-            where, self.cache, workers=self.workers, on_error=self.on_error, robots=self.robots
+            where, self.cache, workers=self.workers, on_error=self.on_error, robots=self.robots, policy=self.policy
         )
         t1 = time.perf_counter()
         passages = self.candidates(question, docs)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from kgcite.kg.loaders import InputError
+from kgcite.retrieve.documents.addresses import AddressPolicy
 from kgcite.retrieve.documents.html import html_to_text, looks_like_html
 from kgcite.retrieve.documents.model import Document
 
@@ -95,12 +96,35 @@ class RobotsRules:
         return rules
 
 
-def fetch_url(url: str, timeout: float = 10.0, robots: RobotsRules | None = None) -> Document:
-    """A web page as a document; with ``robots``, only when the site's robots.txt allows it."""
+class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
+    """Every redirect hop passes the address policy before it is followed."""
+
+    def __init__(self, policy: AddressPolicy) -> None:
+        self.policy = policy
+
+    def redirect_request(  # type: ignore[no-untyped-def]
+        self, req, fp, code, msg, headers, newurl
+    ) -> urllib.request.Request | None:
+        self.policy.check(newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def fetch_url(
+    url: str, timeout: float = 10.0, robots: RobotsRules | None = None, policy: AddressPolicy | None = None
+) -> Document:
+    """A web page as a document; with ``robots``, only when the site's robots.txt allows it; with
+    ``policy``, never from an internal address, on any redirect hop either."""
+    if policy is not None:
+        policy.check(url)
     if robots is not None and not robots.allowed(url):
         raise ValueError(f"{url}: disallowed by the site's robots.txt for {robots.user_agent.split('/')[0]}")
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    with urllib.request.urlopen(req, timeout=timeout) as resp:
+    opener = urllib.request.build_opener(_CheckedRedirects(policy)) if policy is not None else None
+    with (
+        opener.open(req, timeout=timeout)
+        if opener is not None
+        else urllib.request.urlopen(req, timeout=timeout) as resp
+    ):
         kind = resp.headers.get_content_type()
         if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
             raise ValueError(f"{url}: content type {kind} is not a text page")
@@ -160,11 +184,13 @@ def fetch_documents(
     workers: int = 8,
     on_error: Callable[[str, Exception], None] | None = None,
     robots: RobotsRules | None = None,
+    policy: AddressPolicy | None = None,
 ) -> tuple[list[Document], int]:
     """Read (files) or download (``http(s)://`` URLs) and parse, in parallel; ``(documents, cache hits)``.
 
     A source that fails is reported to ``on_error`` and left out; the others are still returned.
-    With ``robots``, a URL its site's robots.txt disallows is such a failure."""
+    With ``robots``, a URL its site's robots.txt disallows is such a failure; with ``policy``, a URL
+    on an internal address (:mod:`~kgcite.retrieve.documents.addresses`)."""
     keys: list[str] = []
     kept: list[Path | str] = []
     for loc in locations:
@@ -180,7 +206,9 @@ def fetch_documents(
 
     def load(loc: Path | str) -> Document:
         s = str(loc)
-        return fetch_url(s, robots=robots) if s.startswith(("http://", "https://")) else read_local(Path(loc))
+        if s.startswith(("http://", "https://")):
+            return fetch_url(s, robots=robots, policy=policy)
+        return read_local(Path(loc))
 
     fresh: dict[str, Document] = {}
     if todo:
