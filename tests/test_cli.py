@@ -378,3 +378,19 @@ def test_every_option_has_help_that_shows_its_default() -> None:
         elif a.default not in (None, False) and "default" not in a.help:
             bad.append(f"{name}: default {a.default!r} not shown")
     assert not bad, bad
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("retrieve", "tog-e", "Who directed Jaws?", "--width", "0"),
+        ("retrieve", "tog-e", "Who directed Jaws?", "--depth", "0"),
+        ("evaluate-evaluator", "--bench", "x.jsonl", "--batch-size", "0"),
+        ("run", "--dataset", "biokalma:simple", "--out", "x.jsonl", "--batch-size", "-1"),
+        ("ask", "Who?", "--concurrency", "0"),
+    ],
+)
+def test_counts_below_one_are_refused_in_one_line(args: tuple[str, ...]) -> None:
+    """A zero batch, beam or concurrency looped, hung or raised a traceback; now argparse says why."""
+    res = kgcite(*args)
+    assert res.returncode == 2 and "must be 1 or more" in res.stderr and "Traceback" not in res.stderr

@@ -17,6 +17,7 @@ from kgcite.cli.common import (
     model_options,
     open_graph,
     open_kg,
+    positive_int,
     runtime_from_args,
     scheme_option,
     shipped_biokalma_store,
@@ -335,7 +336,7 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
         help="--out exists but is not kgcite's answers: move it to FILE.bak and start afresh",
     )
     rn.add_argument("--limit", type=int, help="only the first N items")
-    rn.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
+    rn.add_argument("--batch-size", type=positive_int, default=8, help="questions per batch (default 8)")
     model_options(rn)
     graph_options(rn)
     rn.set_defaults(func=cmd_run)

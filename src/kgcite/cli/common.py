@@ -16,6 +16,17 @@ from kgcite.runtime import Runtime, default_cache_path
 from kgcite.text.lexicon import property_label
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more ("--batch-size 0" would loop or divide by zero)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
 def open_kg(location: str) -> SparqlStore:
     """A store folder (opened read-only) or a graph file in any loader format (loaded in memory)."""
     path = Path(location)
@@ -208,7 +219,7 @@ def llm_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)"
     )
-    p.add_argument("--concurrency", type=int, default=8, help="concurrent requests to a server (default 8)")
+    p.add_argument("--concurrency", type=positive_int, default=8, help="concurrent requests to a server (default 8)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
 
 

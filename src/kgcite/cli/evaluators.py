@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import json_option, llm_options, nli_option
+from kgcite.cli.common import json_option, llm_options, nli_option, positive_int
 from kgcite.kg import InputError
 
 
@@ -128,7 +128,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "llm-zero/llm-few: CAQA's prompts",
     )
     p.add_argument("--limit", type=int, help="only the first N samples")
-    p.add_argument("--batch-size", type=int, default=32, help="samples judged per batch (default 32)")
+    p.add_argument("--batch-size", type=positive_int, default=32, help="samples judged per batch (default 32)")
     p.add_argument(
         "--factscore",
         type=int,

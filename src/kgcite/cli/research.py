@@ -14,6 +14,7 @@ from kgcite.cli.common import (
     model_options,
     nli_option,
     open_kg,
+    positive_int,
     runtime_from_args,
     unit_option,
 )
@@ -369,7 +370,7 @@ def _train_options(p: argparse.ArgumentParser, *, epochs: int, lr: float, batch_
     p.add_argument("--epochs", type=int, default=epochs, help=f"default {epochs}")
     p.add_argument("--lr", type=float, default=lr, help=f"default {lr:g}")
     p.add_argument(
-        "--batch-size", type=int, default=batch_size, help=f"examples per training step (default {batch_size})"
+        "--batch-size", type=positive_int, default=batch_size, help=f"examples per training step (default {batch_size})"
     )
     p.add_argument("--seed", type=int, default=0, help="data draw and training order (default 0)")
     p.add_argument("--max-steps", type=int, help="stop after this many steps (smoke runs)")
@@ -522,7 +523,7 @@ def register(sub: Any, ev: Any) -> None:
     al.add_argument(
         "--quality", action="store_true", help=f"add G-Eval text quality ({', '.join(QUALITY_ASPECTS)}) with the LLM"
     )
-    al.add_argument("--batch-size", type=int, default=64, help="answers judged per batch (default 64)")
+    al.add_argument("--batch-size", type=positive_int, default=64, help="answers judged per batch (default 64)")
     nli_option(al, "NLI model", without=RULES_ALONE)
     llm_options(al)
     unit_option(al)
@@ -544,7 +545,7 @@ def register(sub: Any, ev: Any) -> None:
     ex.add_argument("--limit", type=int, help="only the first N items")
     ex.add_argument("--seed", type=int, default=0, help="which knowledge is removed (default 0)")
     ex.add_argument("--max-removed", type=int, default=3, help="removal: remove 1..N pieces (default 3)")
-    ex.add_argument("--batch-size", type=int, default=8, help="questions per batch (default 8)")
+    ex.add_argument("--batch-size", type=positive_int, default=8, help="questions per batch (default 8)")
     nli_option(ex, "NLI model", without=RULES_ALONE)
     model_options(ex)
     ex.set_defaults(func=cmd_experiment)

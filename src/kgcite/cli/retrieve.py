@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from kgcite.cli.common import json_option, kg_option, open_kg
+from kgcite.cli.common import json_option, kg_option, open_kg, positive_int
 from kgcite.kg import InputError
 
 
@@ -60,8 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="the question; [brackets] mark topic entities as MetaQA writes them",
     )
     tg.add_argument("--topic", action="append", metavar="ENTITY", help="topic entity id or label (repeatable)")
-    tg.add_argument("--width", type=int, default=3, help="beam width W (default 3)")
-    tg.add_argument("--depth", type=int, default=3, help="maximum depth D (default 3)")
+    tg.add_argument("--width", type=positive_int, default=3, help="beam width W (default 3)")
+    tg.add_argument("--depth", type=positive_int, default=3, help="maximum depth D (default 3)")
     tg.add_argument(
         "--max-neighbours", type=int, default=20, help="entities taken per relation from a hub (default 20)"
     )
