@@ -157,11 +157,17 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     return 0
 
 
+def _training_graphs(args: argparse.Namespace) -> list[str] | None:
+    """The graphs an attribution evaluator trains on (``--graphs`` less ``--without``); None with ``--bench``."""
+    if args.without and not args.graphs:
+        raise UsageError("--without leaves a graph out of --graphs; give --graphs too")
+    return [g for g in args.graphs if g != args.without] if args.graphs else None
+
+
 def cmd_train_struct(args: argparse.Namespace) -> int:
     from kgcite.train.structured import train_combiner
 
-    if args.without and not args.graphs:
-        raise UsageError("--without leaves a graph out of --graphs; give --graphs too")
+    graphs = _training_graphs(args)
     text, spec = None, None
     if args.text != "none":
         if not (args.text == "trained" or args.text.startswith("trained:")):
@@ -170,14 +176,13 @@ def cmd_train_struct(args: argparse.Namespace) -> int:
 
         spec = args.text.partition(":")[2] or None
         text = load_evaluator(spec)
-    if args.bench:
+    if graphs is None:
         from kgcite.train.evaluator import read_bench
 
         rows, described = read_bench(args.bench), str(args.bench)
     else:
         from kgcite.train.evaluator_data import train_rows
 
-        graphs = [g for g in args.graphs if g != args.without]
         rows, described = train_rows(graphs, args.per_graph, args.seed), "graphs: " + ", ".join(graphs)
     if not rows:
         raise InputError(args.bench or "--graphs", None, None, "no training rows")
@@ -193,14 +198,12 @@ def cmd_train_evaluator(args: argparse.Namespace) -> int:
     from kgcite.train.evaluator import train_evaluator
 
     config = _train_config(args)
-    if args.without and not args.graphs:
-        raise UsageError("--without leaves a graph out of --graphs; give --graphs too")
-    if args.bench:
+    graphs = _training_graphs(args)
+    if graphs is None:
         summary = train_evaluator(args.bench, args.out, config, n=args.samples)
     else:
         from kgcite.train.evaluator_data import train_rows
 
-        graphs = [g for g in args.graphs if g != args.without]
         rows = train_rows(graphs, args.per_graph, args.seed)
         print(f"training rows: {len(rows):,} from {', '.join(graphs)}", file=sys.stderr)
         summary = train_evaluator(rows, args.out, config, n=args.samples, described="graphs: " + ", ".join(graphs))

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from kgcite.evaluate.judges.structured import FEATURES, TEXT_FEATURES, StructuredEvaluator, TextScorer, feature_rows
+from kgcite.evaluate.judges.structured import FEATURES, TEXT_FEATURES, TextScorer, feature_rows
 from kgcite.evaluate.metrics.attribution import CATEGORIES
 from kgcite.models.evaluator import AttributionItem
 
@@ -31,20 +31,11 @@ MEMBERS = 5
 def features_of(rows: Sequence[Row], text: TextScorer | None = None, batch_size: int = 64) -> np.ndarray:
     """The feature matrix of CAQA-style rows (with the text model's four scores when given)."""
     names = list(FEATURES) + (list(TEXT_FEATURES) if text is not None else [])
-    reader = StructuredEvaluator(text=text)
     out = []
     for b in tqdm(range(0, len(rows), batch_size), desc="features", unit=" batch", disable=None):
         items = [AttributionItem.of(r) for r in rows[b : b + batch_size]]
-        out += [[f.get(n, 0.0) for n in names] for f in _rows(reader, items, text)]
+        out += [[f.get(n, 0.0) for n in names] for f in feature_rows(items, text)]
     return np.asarray(out, dtype=np.float64).reshape(len(rows), len(names))
-
-
-def _rows(reader: StructuredEvaluator, items: list[AttributionItem], text: TextScorer | None) -> list[dict[str, float]]:
-    rows = feature_rows(reader, items)
-    if text is not None:
-        for row, j in zip(rows, text.judge(items), strict=True):
-            row.update({f: j.scores.get(c, 0.0) for c, f in zip(CATEGORIES, TEXT_FEATURES, strict=True)})
-    return rows
 
 
 def fit(

@@ -213,13 +213,11 @@ def read_claim(question: str, statement: str) -> ClaimReading:
     q_names = list(topics)
     for a, b in name_runs(s):
         k = key_of(s[a:b])
-        inside = any(len(k) < len(n) and _occurs(k, list(n)) >= 0 for n in q_names)
-        if inside and not any(_occurs(n, list(k)) >= 0 for n in q_names):
-            # part of a name the question holds: another entity ("Varnholm", "University of Varnholm")
-            answers.append(k)
-            kinds.append("num" if any(t.kind == "num" for t in s[a:b]) else "cap")
-            pieces[k] = _pieces(s[a:b])
-        elif all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
+        # part of a name the question holds is another entity ("Varnholm", "University of Varnholm")
+        part = any(len(k) < len(n) and _occurs(k, list(n)) >= 0 for n in q_names) and not any(
+            _occurs(n, list(k)) >= 0 for n in q_names
+        )
+        if not part and all(w in q_words or stem(w) in q_stems or any(_same(w, x) for x in q_words) for w in k):
             topics.append(k)  # a name the question holds, cased better by the statement
         else:
             answers.append(k)
@@ -278,17 +276,17 @@ def _distinct_with(keys: list[Key], kinds: list[str]) -> tuple[list[Key], list[s
     return list(seen), list(seen.values())
 
 
-def read_sentence(text: str, claim: ClaimReading) -> SentenceReading:
-    tokens = tokenize(text)
-    content = [t.norm for t in tokens if t.kind != "punct" and t.norm not in STOP]
+def read_sentence(text: str, claim: ClaimReading, tokens: list[Token] | None = None) -> SentenceReading:
+    """``tokens``: the sentence's, when the caller has them already."""
+    tokens = tokenize(text) if tokens is None else tokens
+    content = list(key_of(tokens))
     out = SentenceReading(text)
     taken: set[int] = set()  # positions in ``content`` already read as a name
     named = [(k, i, out.answers) for i, k in enumerate(claim.answers)] + [
         (k, i, out.topics) for i, k in enumerate(claim.topics)
     ]
-    for k, i, into in sorted(
-        named, key=lambda n: -len(n[0])
-    ):  # the longest name first: "Patricia Heaton", then "Heaton"
+    named.sort(key=lambda n: -len(n[0]))  # the longest name first: "Patricia Heaton", then "Heaton"
+    for k, i, into in named:
         free = [p for p in _positions(k, content) if not taken & set(range(p, p + len(k)))]
         if free:
             into.append(i)
@@ -311,10 +309,12 @@ def read_sentence(text: str, claim: ClaimReading) -> SentenceReading:
 
 def read_evidence(evidence: str, claim: ClaimReading) -> list[SentenceReading]:
     """Each citation sentence read; a lower-case value that ends one sentence and stands in another
-    ("Henry VII's occupation was monarch." … "held the position of monarch") links them as a name."""
+    ("Henry VII's occupation was monarch." … "held the position of monarch") links them as a name.
+    The claim's answers are updated in place where the evidence states only their pieces."""
     texts = split_evidence(evidence)
-    _split_answers(claim, [[t.norm for t in tokenize(x) if t.kind != "punct" and t.norm not in STOP] for x in texts])
-    sentences = [read_sentence(s, claim) for s in texts]
+    tokens = [tokenize(x) for x in texts]  # once per sentence
+    _split_answers(claim, [list(key_of(t)) for t in tokens])
+    sentences = [read_sentence(x, claim, t) for x, t in zip(texts, tokens, strict=True)]
     for s in sentences:
         if s.tail and any(o is not s and stem(s.tail) in o.words for o in sentences):
             for o in sentences:

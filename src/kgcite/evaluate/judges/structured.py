@@ -62,7 +62,6 @@ class EvidenceGraph:
     answer is a chain of cited facts; its length counts the sentences on it."""
 
     def __init__(self, reading: Reading) -> None:
-        self.reading = reading
         self.adj: dict[Node, set[Node]] = {}
         for j, s in enumerate(reading.sentences):
             for n in _nodes(s):
@@ -356,6 +355,11 @@ class Combiner:
     def load(cls, path: str | Path) -> Combiner:
         return cls(json.loads(Path(path).read_text()))
 
+    @property
+    def reads_text(self) -> bool:
+        """Whether it was trained with a text model's scores among its features."""
+        return any(f in self.features for f in TEXT_FEATURES)
+
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         out = np.zeros((x.shape[0], len(self.labels)))
         for w1, b1, w2, b2 in self.members:
@@ -396,7 +400,7 @@ class StructuredEvaluator:
     def __init__(self, combiner: Combiner | None = None, text: TextScorer | None = None) -> None:
         self.combiner = combiner
         self.text = text
-        if combiner is not None and any(f in combiner.features for f in TEXT_FEATURES) and text is None:
+        if combiner is not None and combiner.reads_text and text is None:
             raise ValueError("this combiner reads a text model's scores: give the text model too")
 
     @property
@@ -407,20 +411,13 @@ class StructuredEvaluator:
 
     @property
     def _uses_text(self) -> bool:
-        return self.combiner is not None and any(f in self.combiner.features for f in TEXT_FEATURES)
+        return self.combiner is not None and self.combiner.reads_text
 
     def analyses(
         self, items: Sequence[AttributionItem]
     ) -> tuple[list[Reading], list[Analysis], list[dict[str, float]]]:
         """The reading, the structural analysis and the full feature row of each item."""
-        readings = [read(i) for i in items]
-        analyses = [analyse(r) for r in readings]
-        rows = [dict(a.values) for a in analyses]
-        if self.text is not None and self._uses_text:
-            for row, j in zip(rows, self.text.judge(items), strict=True):
-                for cat, f in zip(CATEGORIES, TEXT_FEATURES, strict=True):
-                    row[f] = j.scores.get(cat, 0.0)
-        return readings, analyses, rows
+        return _analyses(items, self.text if self._uses_text else None)
 
     def judge(self, items: Sequence[AttributionItem]) -> list[Judgement]:
         if not items:
@@ -468,13 +465,25 @@ def load_structured(spec: str | Path | None = None) -> StructuredEvaluator:
         raise FileNotFoundError(f"{path}: no combiner here; make one with `kgcite train struct --out DIR`")
     combiner = Combiner.load(path)
     text = None
-    if any(f in combiner.features for f in TEXT_FEATURES):
+    if combiner.reads_text:
         from kgcite.models.evaluator import load_evaluator
 
         text = load_evaluator(combiner.card.get("text model spec") or None)
     return StructuredEvaluator(combiner, text)
 
 
-def feature_rows(evaluator: StructuredEvaluator, items: Sequence[AttributionItem]) -> list[dict[str, float]]:
-    """The features the combiner reads, for training it."""
-    return evaluator.analyses(items)[2]
+def _analyses(
+    items: Sequence[AttributionItem], text: TextScorer | None
+) -> tuple[list[Reading], list[Analysis], list[dict[str, float]]]:
+    readings = [read(i) for i in items]
+    analyses = [analyse(r) for r in readings]
+    rows = [dict(a.values) for a in analyses]
+    if text is not None:
+        for row, j in zip(rows, text.judge(items), strict=True):
+            row.update({f: j.scores.get(c, 0.0) for c, f in zip(CATEGORIES, TEXT_FEATURES, strict=True)})
+    return readings, analyses, rows
+
+
+def feature_rows(items: Sequence[AttributionItem], text: TextScorer | None = None) -> list[dict[str, float]]:
+    """The features a combiner reads (with ``text``'s four scores when given), for training it."""
+    return _analyses(items, text)[2]

@@ -119,12 +119,8 @@ def fetch_url(
     if robots is not None and not robots.allowed(url):
         raise ValueError(f"{url}: disallowed by the site's robots.txt for {robots.user_agent.split('/')[0]}")
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    opener = urllib.request.build_opener(_CheckedRedirects(policy)) if policy is not None else None
-    with (
-        opener.open(req, timeout=timeout)
-        if opener is not None
-        else urllib.request.urlopen(req, timeout=timeout) as resp
-    ):
+    opener = urllib.request.build_opener(*([_CheckedRedirects(policy)] if policy is not None else []))
+    with opener.open(req, timeout=timeout) as resp:
         kind = resp.headers.get_content_type()
         if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
             raise ValueError(f"{url}: content type {kind} is not a text page")
