@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, server_params
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import OnnxNLI
+from tests.helpers import kgcite
 
 
 def free_port() -> int:
@@ -135,3 +138,35 @@ def books_store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
     s = EmbeddedStore()
     s.load(path)
     return s
+
+
+#: Values of one relation of the hub in ``hub_store``: 3,000 did not finish in 200 s before
+#: answers and reads were bounded.
+HUB_VALUES = 3_000
+
+
+@pytest.fixture(scope="session")
+def hub_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A graph with a hub (3,000 employees of one company) and a short chain beside it."""
+    d = tmp_path_factory.mktemp("hub")
+    lines = [f"Acme Corp\temployee\tWorker Number {i}" for i in range(HUB_VALUES)]
+    lines += ["Acme Corp\tfounded by\tJane Roe", "Jane Roe\tplace of birth\tBrackenford"]
+    (d / "hub.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = kgcite("kg", "load", str(d / "hub.tsv"), "--store", str(d / "store"))
+    assert res.returncode == 0, res.stderr
+    return d / "store"
+
+
+@pytest.fixture()
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 4 KB tmpfs folder, to fill the disk for real; skipped, saying why, where it cannot be
+    mounted (it needs root, as CI has)."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    res = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", str(folder)], check=False, capture_output=True, text=True
+    )
+    if res.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs to fill ({res.stderr.strip()}); the full-disk tests need root")
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], check=False)

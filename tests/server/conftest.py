@@ -79,3 +79,9 @@ def biokalma_server() -> Iterator[str]:
     """The default set-up: shipped BioKaLMA graph, SmolLM2 through embedded llama.cpp."""
     with served(["--no-cache"]) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def hub_server(hub_store: Path) -> Iterator[str]:
+    with served(["--no-cache", "--store", str(hub_store)]) as url:
+        yield url

@@ -175,3 +175,25 @@ def test_a_derived_answer_over_http_carries_its_form_and_conclusion(biokalma_ser
         ("Q206534", "date of birth"),
         ("Q47152", "date of birth"),
     }
+
+
+def test_a_hub_costs_a_bounded_page_and_answer(hub_server: str) -> None:
+    """``GET /entities/HUB`` read every edge (46 s and 0.7 GB per request on a 2M-edge hub)."""
+    found = httpx.post(f"{hub_server}/ask", json={"question": "Who are the employees of Acme Corp?"}, timeout=120)
+    assert found.status_code == 200, found.text
+    a = found.json()
+    assert len(a["predicted"]) == 100 and a["timings"]["verify"] < 5
+    assert any("3,000 values of employee" in r for r in a["repairs"])
+
+    async def page() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=hub_server, timeout=60) as client:
+            return list(await asyncio.gather(*(client.get("/entities/Acme Corp") for _ in range(4))))
+
+    t0 = time.monotonic()
+    pages = asyncio.run(page())
+    assert time.monotonic() - t0 < 30
+    for r in pages:
+        assert r.status_code == 200, r.text
+        e = r.json()
+        assert e["triples_total"] == 3_001 and len(e["triples"]) == 500
+        assert sum(t["property"] == "founded by" for t in e["triples"]) == 1  # the cut spares small relations

@@ -93,6 +93,10 @@ def runtime_from_args(args: argparse.Namespace, *, graph: bool = True) -> Runtim
     )
 
 
+#: Repairs a reader needs beside the answer: how a name was linked, what a long list left out.
+_SHOWN_NOTES = ("linked ", "statements: ", "paths: a hub")
+
+
 def format_attributed(answer: AttributedAnswer) -> str:
     """The answer with numbered citation marks and, below, each number's triple in words."""
     numbers: dict[tuple[str, str, str], int] = {}
@@ -116,7 +120,7 @@ def format_attributed(answer: AttributedAnswer) -> str:
         out.append(f"[{n}] {subject} · {property_label(key[1])} · {key[2]}")
     if any(s.na for s in answer.sentences):
         out.append("[NA] the knowledge graph does not hold this")
-    out += [f"note: {r}" for r in answer.repairs if r.startswith("linked ")]
+    out += [f"note: {r}" for r in answer.repairs if r.startswith(_SHOWN_NOTES)]
     return "\n".join(out).rstrip()
 
 

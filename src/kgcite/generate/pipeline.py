@@ -34,7 +34,7 @@ from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prom
 from kgcite.generate.statements import Gap, Statements, compose
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
-from kgcite.judge.rules import Claim
+from kgcite.judge.rules import Claim, facts
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
@@ -225,11 +225,10 @@ class Generator(ABC):
             [k for t in s.cited_triples() if t.key is not None and (k := graph.find(t.key)) is not None]
             for s in sentences
         ]
-        claims = [
-            Claim.of(s.text, by_key[k], context, held, [by_key[x] for x in had])
-            for (s, context), had in zip(with_context(sentences), cited, strict=True)
-            for k in had
-        ]
+        claims = []
+        for (s, context), had in zip(with_context(sentences), cited, strict=True):
+            together = facts([by_key[x] for x in had])
+            claims += [Claim.of(s.text, by_key[k], context, held, together) for k in had]
         verdicts = iter(self.verifier.supported(claims))
         out, notes = [], []
         for s, had in zip(sentences, cited, strict=True):
@@ -439,7 +438,7 @@ class GroundedGenerator(Generator):
         analysis = self.analysis(retrieval)
         entities = [le.entity for le in retrieval.linked]
         mentions = {le.entity.id: le.mention for le in retrieval.linked}
-        return compose(analysis, retrieval.graph, entities, mentions, summary_size=self.summary_size)
+        return compose(analysis, retrieval.graph, entities, mentions, summary_size=self.summary_size, cut=retrieval.cut)
 
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
         t0 = time.perf_counter()
@@ -471,7 +470,7 @@ class GroundedGenerator(Generator):
                 out.append(reply)
                 continue
             t2 = time.perf_counter()
-            notes: list[str] = [n for le in retrieval.linked if (n := le.note())]
+            notes: list[str] = [n for le in retrieval.linked if (n := le.note())] + list(plan.notes)
             if routed is not None:
                 answer = self.path_answer(routed, notes)
                 answer.timings.update(retrieval.timings)

@@ -10,7 +10,7 @@ except in a summary, which states a bounded set of the entity's most informative
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
@@ -25,11 +25,17 @@ from kgcite.text.values import normalize
 Gap = tuple[str, str]
 
 
+#: The most values one sentence lists: an entity with thousands of values of one relation is
+#: answered with this many (in the graph's order) and a note, so an answer's work is bounded.
+MAX_LISTED = 100
+
+
 @dataclass(frozen=True)
 class Statements:
     sentences: tuple[Sentence, ...]
     triples: tuple[Triple, ...]  # every cited triple, in order
     absent: tuple[Gap, ...]
+    notes: tuple[str, ...] = ()  # what was left unstated, for the answer's repairs
 
 
 _TRAILING = ("in", "at", "on", "the", "of", "from", "to")
@@ -73,10 +79,26 @@ def _about(
     return [(subject, rel, ts) for (_, subject, rel), ts in ranked]
 
 
-def _sentences(groups: list[tuple[str, str, list[Triple]]]) -> list[tuple[Sentence, list[Triple]]]:
+def _sentences(
+    groups: list[tuple[str, str, list[Triple]]],
+    notes: list[str] | None = None,
+    max_listed: int = MAX_LISTED,
+    held: Mapping[tuple[str, str], int] | None = None,
+) -> list[tuple[Sentence, list[Triple]]]:
+    """One sentence per group, listing at most ``max_listed`` values; a longer list is cut and
+    ``notes`` says so, with the store's count (``held``, by subject and relation) where
+    retrieval read only part of a hub."""
     out = []
     for subject, relation, triples in groups:
         values = list(dict.fromkeys(t.object_value for t in triples))
+        total = (held or {}).get((subject, relation), len(values))
+        if len(values) > max_listed or total > len(values):
+            if notes is not None:
+                shown = min(max_listed, len(values))
+                notes.append(f"statements: {subject} has {total:,} values of {relation}; {shown} are stated")
+            values = values[:max_listed]
+            kept = set(values)
+            triples = [t for t in triples if t.object_value in kept]
         out.append((Sentence(state(subject, relation, values), cite_triples(t.key for t in triples)), triples))
     return out
 
@@ -124,14 +146,20 @@ def compose(
     mentions: dict[str, str] | None = None,
     *,
     summary_size: int = 5,
+    max_listed: int = MAX_LISTED,
+    cut: Mapping[tuple[str, str, bool], int] | None = None,
 ) -> Statements:
-    """The answer's statements for linked ``entities`` (in question order) over the retrieved graph."""
+    """The answer's statements for linked ``entities`` (in question order) over the retrieved graph;
+    ``cut``: the store's counts of the hub relations retrieval cut (:attr:`Retrieval.cut`)."""
     mentions = mentions or {}
     sentences: list[Sentence] = []
     cited: list[Triple] = []
     absent: list[Gap] = []
+    notes: list[str] = []
     if not entities:
         return Statements((), (), ())
+    labels = {e.id: e.label for e in graph.entities}
+    held = {(labels.get(e, e), r): n for (e, r, inverse), n in (cut or {}).items() if not inverse}
     current = entities[0]
     done: set[tuple[str, tuple[str, ...]]] = set()
     answer: Entity | None = None  # the one entity a "who" part answered: what a later "he" refers to
@@ -153,7 +181,7 @@ def compose(
                 sentences.append(Sentence(gap_sentence(current.label, group[0], part.wh), (NACitation(),)))
                 absent.append((current.id, group[0]))
                 continue
-            for sentence, triples in _sentences(found):
+            for sentence, triples in _sentences(found, notes, max_listed, held):
                 sentences.append(sentence)
                 cited.extend(triples)
             if part.wh in ("who", "whom") and len(found) == 1:
@@ -161,8 +189,8 @@ def compose(
     if analysis.summary:
         for entity in entities if not sentences else entities[:1]:
             rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)
-            for sentence, triples in _sentences(_about(graph, entity, rels, incoming=False)):
+            for sentence, triples in _sentences(_about(graph, entity, rels, incoming=False), notes, max_listed, held):
                 if sentence not in sentences:
                     sentences.append(sentence)
                     cited.extend(triples)
-    return Statements(tuple(sentences), tuple(dict.fromkeys(cited)), tuple(absent))
+    return Statements(tuple(sentences), tuple(dict.fromkeys(cited)), tuple(absent), tuple(notes))

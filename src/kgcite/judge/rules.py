@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from kgcite.kg.keys import property_key
@@ -59,16 +60,21 @@ class Claim:
         triple: Triple,
         context: str = "",
         held: Mapping[tuple[str, str], frozenset[str]] | None = None,
-        together: Sequence[Triple] = (),
+        together: tuple[tuple[str, str, str], ...] = (),
     ) -> Claim:
         """The claim that ``sentence`` states ``triple``; ``held``: the graph's relations by
         (subject id, value), from :func:`~kgcite.judge.support.value_relations`; ``together``:
-        every triple the sentence cites (what a derived conclusion is recomputed from)."""
+        :func:`facts` of every triple the sentence cites (what a derived conclusion is recomputed
+        from), made once per sentence and shared by its claims."""
         value_relations = held.get((triple.subject_id, triple.object_value.strip())) if held is not None else None
-        facts = tuple((t.subject_label, t.relation, t.object_value) for t in together)
         return cls(
-            sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations, facts
+            sentence, triple.subject_label, triple.relation, triple.object_value, context, value_relations, together
         )
+
+
+def facts(triples: Sequence[Triple]) -> tuple[tuple[str, str, str], ...]:
+    """``(subject, relation, value)`` of each triple: a claim's ``together``."""
+    return tuple((t.subject_label, t.relation, t.object_value) for t in triples)
 
 
 def value_spans(words: list[str], word_stems: list[str], value: str) -> list[tuple[int, int]]:
@@ -96,20 +102,61 @@ def subject_stated(words: list[str], subject: str, context: str, sentence: str |
     return False
 
 
-def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
-    """True/False where the rules decide; None where the NLI model has to."""
-    words = tokens(claim.sentence, claim.subject)
-    word_stems = [stem(w) for w in words]
-    subject_words = normalize(claim.subject).split() if claim.subject else []
-    masked = {j for i in occurrences(words, subject_words) for j in range(i, i + len(subject_words))}
-    spans = [(a, b) for a, b in value_spans(words, word_stems, claim.value) if not masked & set(range(a, b))]
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A sentence as the rules read it for one subject, made once however many values it lists:
+    a list of 1,000 values is 1,000 claims on one sentence, and reading it per claim was quadratic."""
+
+    words: list[str]
+    word_stems: list[str]
+    masked: frozenset[int]  # the subject's words: no cue may use them
+    breaks: frozenset[int]
+    pronoun: bool
+    cues: dict[str, tuple[tuple[int, int], ...]]  # relation → its cues' spans clear of the subject
+
+    @classmethod
+    def of(cls, sentence: str, subject: str | None, lexicon: Lexicon) -> Reading:
+        words = tokens(sentence, subject)
+        word_stems = [stem(w) for w in words]
+        subject_words = normalize(subject).split() if subject else []
+        masked = frozenset(j for i in occurrences(words, subject_words) for j in range(i, i + len(subject_words)))
+        at: dict[str, list[int]] = {}
+        for i, w in enumerate(word_stems):
+            at.setdefault(w, []).append(i)
+        cues: dict[str, tuple[tuple[int, int], ...]] = {}
+        for relation, phrases in lexicon.cues.items():
+            spans = tuple(
+                (i, i + len(cue))
+                for cue in phrases
+                for i in at.get(cue[0], ())
+                if cue
+                if tuple(word_stems[i : i + len(cue)]) == cue and masked.isdisjoint(range(i, i + len(cue)))
+            )
+            if spans:
+                cues[relation] = spans
+        return cls(words, word_stems, masked, frozenset(_clauses(words)), bool(PRONOUNS & set(words)), cues)
+
+    def positions(self, relation: str, lexicon: Lexicon, clear_of: AbstractSet[int] = frozenset()) -> set[int]:
+        """The words a relation's cues cover, leaving out cues that touch ``clear_of``."""
+        key = property_key(relation)
+        if key not in lexicon.cues:  # a relation the lexicon was not extended with: read it now
+            return set(cue_positions(self.word_stems, lexicon.cues_of(relation), self.masked | clear_of))
+        return {j for a, b in self.cues.get(key, ()) if clear_of.isdisjoint(range(a, b)) for j in range(a, b)}
+
+
+def verdict(claim: Claim, lexicon: Lexicon, reading: Reading | None = None) -> bool | None:
+    """True/False where the rules decide; None where the NLI model has to. ``reading``: the
+    claim's sentence read for its subject, shared by every claim on that sentence."""
+    r = reading or Reading.of(claim.sentence, claim.subject, lexicon)
+    words, masked = r.words, r.masked
+    spans = [(a, b) for a, b in value_spans(words, r.word_stems, claim.value) if masked.isdisjoint(range(a, b))]
     in_value = {j for a, b in spans for j in range(a, b)}
-    own = cue_positions(word_stems, lexicon.cues_of(claim.relation), masked)
     key = property_key(claim.relation)
+    own = r.positions(claim.relation, lexicon)
     others: set[int] = set()
-    for relation in lexicon.relations():
+    for relation in r.cues:
         if relation != key:
-            others |= cue_positions(word_stems, lexicon.cues[relation], masked | in_value)
+            others |= r.positions(relation, lexicon, in_value)
     others -= own
     if (
         not spans
@@ -117,21 +164,18 @@ def verdict(claim: Claim, lexicon: Lexicon) -> bool | None:
         and (own and quantities(words) or not any(w[:1].isdigit() for w in words))
     ):
         return False  # rule 1: the relation stated with another date or number, or no number stated at all
-    if not spans and not own and not masked and not PRONOUNS & set(words) and not _shares(word_stems, claim.value):
+    if not spans and not own and not masked and not r.pronoun and not _shares(r.word_stems, claim.value):
         return False  # nothing of the claim is in the sentence ("word word word …")
     if claim.subject is not None and not subject_stated(words, claim.subject, claim.context, claim.sentence):
         return False  # rule 2
-    breaks = _clauses(words)
     for a, b in spans:
         for c in own:
+            if abs(c - a) > WINDOW:
+                continue
             between = set(range(c + 1, a) if c < a else range(b, c))
-            if (
-                abs(c - a) <= WINDOW
-                and not breaks & between
-                and not (others & between and _content(words, between - others - own))
-            ):
+            if not r.breaks & between and not (others & between and _content(words, between - others - own)):
                 return True  # rule 3 ("directed and written by Y" states both; "born in X and died in Y" does not)
-    held = {property_key(r) for r in claim.value_relations} if claim.value_relations is not None else None
+    held = {property_key(v) for v in claim.value_relations} if claim.value_relations is not None else None
     after_other = [_right_after(others, a, words) for a, _ in spans]
     if spans and held == {key} and not any(after_other):
         return True  # rule 3, the graph's reading of the value

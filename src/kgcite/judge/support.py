@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from kgcite.judge.derived import holds, is_conclusion
-from kgcite.judge.rules import Claim, verdict
+from kgcite.judge.rules import Claim, Reading, verdict
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.models.nli import NLIModel
@@ -63,7 +63,16 @@ class SupportJudge:
     def decide(self, claims: Sequence[Claim]) -> list[bool | None]:
         """The rules' verdicts alone (None: undecided)."""
         lexicon = self._with({c.relation for c in claims})
-        return [verdict(c, lexicon) if c.sentence.strip() else False for c in claims]
+        readings: dict[tuple[str, str | None], Reading] = {}
+        out: list[bool | None] = []
+        for c in claims:
+            if not c.sentence.strip():
+                out.append(False)
+                continue
+            if (c.sentence, c.subject) not in readings:
+                readings[(c.sentence, c.subject)] = Reading.of(c.sentence, c.subject, lexicon)
+            out.append(verdict(c, lexicon, readings[(c.sentence, c.subject)]))
+        return out
 
     def _with(self, relations: set[str]) -> Lexicon:
         """The lexicon with these relations' own words: built once per new set of relations, not
@@ -80,8 +89,9 @@ class SupportJudge:
         conclusion ("So X is older.") is supported iff recomputing it from all the triples its
         sentence cites gives the same result (:mod:`kgcite.judge.derived`); no model is asked."""
         decided = self.decide(claims) if self.rules else [None if c.sentence.strip() else False for c in claims]
+        conclusions = {s: is_conclusion(s) for s in {c.sentence for c in claims}}  # once per sentence
         for i, c in enumerate(claims):
-            if is_conclusion(c.sentence):
+            if conclusions[c.sentence]:
                 decided[i] = bool(holds(c.sentence, c.together or ((c.subject or "", c.relation, c.value),)))
         out = [bool(d) for d in decided]
         todo = [i for i, d in enumerate(decided) if d is None]

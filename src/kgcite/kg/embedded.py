@@ -135,6 +135,11 @@ class _Counter:
             bar.close()
 
 
+#: Edges counted quad by quad before a hub's are left to one aggregate query (faster per edge,
+#: slower to start).
+_COUNT_IN_PYTHON = 2_000
+
+
 class EmbeddedStore(EmbeddedSparqlStore):
     """The default store: SPARQL where flexibility matters, quad patterns on the hot paths."""
 
@@ -144,11 +149,13 @@ class EmbeddedStore(EmbeddedSparqlStore):
         super().__init__(path, scheme, read_only=read_only)
         self._key_index: list[tuple[str, str]] | None = None
         self._named_graphs: bool | None = None
+        self._hub_degrees: dict[str, list[tuple[str, bool, int]]] = {}
 
     def invalidate(self) -> None:
         super().invalidate()
         self._key_index = None
         self._named_graphs = None
+        self._hub_degrees = {}
 
     def _label(self, node: NamedNode) -> str | None:
         labels = [o for q in self.store.quads_for_pattern(node, _LABEL, None) if isinstance(o := q.object, Literal)]
@@ -234,12 +241,20 @@ class EmbeddedStore(EmbeddedSparqlStore):
         node = NamedNode(self.scheme.entity_iri(entity_id))
         counts: dict[tuple[str, bool], int] = {}
         seen = self._seen()
+        counted = 0
         for inverse, quads in (
             (False, self._relation_quads(node, None, None, seen)),
             (True, self._relation_quads(None, None, node, seen)),
         ):
             for _, pred, _ in quads:
                 counts[(pred.value, inverse)] = counts.get((pred.value, inverse), 0) + 1
+                counted += 1
+                if counted > _COUNT_IN_PYTHON and seen is None:  # a hub: the engine counts 3x faster
+                    if entity_id not in self._hub_degrees:  # and a hub is asked about again and again
+                        if len(self._hub_degrees) >= 1_000:
+                            self._hub_degrees.clear()
+                        self._hub_degrees[entity_id] = super().relation_degrees(entity_id)
+                    return list(self._hub_degrees[entity_id])
         labels = self._relation_labels(p for p, _ in counts)
         return sorted((labels[p], inv, n) for (p, inv), n in counts.items())
 

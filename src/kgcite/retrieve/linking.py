@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgcite.kg.keys import property_key
-from kgcite.kg.model import Entity
+from kgcite.kg.model import Entity, Subgraph
 from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
@@ -30,6 +30,9 @@ TYPE_FILTER: dict[str, frozenset[str]] = {
 SKIP_LABELS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 
 _NAME_RELATIONS = frozenset({"name", "given name", "surname", "family name", "instance of", "sex or gender"})
+#: Neighbour triples read to tell namesakes apart: enough to find the question's other names,
+#: bounded for a hub.
+_EVIDENCE_TRIPLES = 2000
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
 #: Function words that begin titles ("As Good as It Gets", "Being John Malkovich"): a span may.
@@ -273,13 +276,16 @@ class EntityLinker:
         has = len({property_key(r) for r, _, _ in degrees} & wanted) if wanted else 0
         return has, sum(n for _, _, n in degrees)
 
-    def neighbours(self, linked: Sequence[LinkedEntity], limit: int = 10) -> list[Entity]:
+    def neighbours(
+        self, linked: Sequence[LinkedEntity], limit: int = 10, around: Subgraph | None = None
+    ) -> list[Entity]:
         """Entities the linked ones point to (a father, a director) that the graph also describes:
-        their facts join the retrieved graph, as KaLMA's released graphs hold relatives' facts."""
+        their facts join the retrieved graph, as KaLMA's released graphs hold relatives' facts.
+        ``around``: the linked entities' one-hop graph when already read (a hub's, cut)."""
         seen = {le.entity.id for le in linked}
         out: list[Entity] = []
         for le in linked:
-            for t in self.store.outgoing(le.entity.id):
+            for t in around.about(le.entity.id) if around is not None else self.store.outgoing(le.entity.id):
                 if len(out) >= limit:
                     return out
                 if property_key(t.relation) in _NAME_RELATIONS:
@@ -320,10 +326,10 @@ class EntityLinker:
         # names and types say nothing about which namesake is meant ("Shelley" is every Shelley's surname)
         values = {
             t.object_value.lower()
-            for t in self.store.outgoing(entity.id)
+            for t in self.store.match(subject_id=entity.id, limit=_EVIDENCE_TRIPLES)
             if property_key(t.relation) not in _NAME_RELATIONS
         }
-        values |= {t.subject_label.lower() for t in self.store.incoming(entity.id)}
+        values |= {t.subject_label.lower() for t in self.store.match(object_id=entity.id, limit=_EVIDENCE_TRIPLES)}
         return sum(1 for v in values if len(v) > 2 and v in question_lower)
 
 

@@ -237,17 +237,23 @@ class GraphWalker:
 
     def _fetch(self, node: str, step: Step) -> list[Triple]:
         """The triples one step from a node, cached (bounded): the store describes every triple
-        it returns (labels), which dominates a walk."""
+        it returns (labels), which dominates a walk. At most ``max_frontier + 1`` are read: a hub
+        is cut before its edges are fetched, and the one more tells the walk it was cut."""
         key = (node, step)
         if key not in self._fetched:
             if len(self._fetched) > 200_000:
                 self._fetched.clear()
+            limit = self.max_frontier + 1
             if step.inverse:
-                triples = self.store.match(relation=step.relation, object_id=node)
+                triples = self.store.match(relation=step.relation, object_id=node, limit=limit)
                 if not triples and self.links_by_name and (name := self._name(node)):
-                    triples = [t for t in self.store.match(relation=step.relation, value=name) if t.object_id is None]
+                    triples = [
+                        t
+                        for t in self.store.match(relation=step.relation, value=name, limit=limit)
+                        if t.object_id is None
+                    ]
             else:
-                triples = self.store.match(subject_id=node, relation=step.relation)
+                triples = self.store.match(subject_id=node, relation=step.relation, limit=limit)
             self._fetched[key] = triples
         return self._fetched[key]
 
@@ -255,8 +261,8 @@ class GraphWalker:
     def links_by_name(self) -> bool:
         """A graph whose values are names, not entity ids (BioKaLMA JSON, CSV exports): the walk
         then goes on from the one entity a value names. Decided once from a sample of triples."""
-        if self._literal is None:
-            sample = self.store.match(limit=200)
+        if self._literal is None:  # a few triples of each relation (index reads), not the store's first 200
+            sample = [t for r in self.store.relations()[:50] for t in self.store.match(relation=r, limit=10)]
             self._literal = bool(sample) and sum(t.object_id is not None for t in sample) < len(sample) / 10
         return self._literal
 
@@ -304,6 +310,8 @@ class GraphWalker:
         layer: Layer = {}
         for node in frontier[: self.max_frontier]:
             triples = self._fetch(node, step)
+            if len(triples) > self.max_frontier:
+                cut, triples = True, triples[: self.max_frontier]
             if step.inverse:
                 pairs = [(t.subject_id, t) for t in triples]
             else:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kgcite.errors import TopicError
+from kgcite.kg.hubs import PER_RELATION, capped_one_hop
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
@@ -22,6 +23,9 @@ class Retrieval:
     timings: dict[str, float] = field(default_factory=dict)
     analysis: QuestionAnalysis | None = None  # what the question asks for
     neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
+    #: (entity id, relation, inverse) → triples the store holds, for each hub relation cut at
+    #: the retriever's ``per_relation`` (what an answer must say it left out)
+    cut: dict[tuple[str, str, bool], int] = field(default_factory=dict)
 
     @property
     def triples(self) -> tuple[Triple, ...]:
@@ -33,11 +37,18 @@ class KGRetriever:
     A :class:`~kgcite.retrieve.base.GraphRetriever`."""
 
     def __init__(
-        self, store: KGStore, linker: EntityLinker, analyzer: QuestionAnalyzer | None = None, *, neighbours: int = 10
+        self,
+        store: KGStore,
+        linker: EntityLinker,
+        analyzer: QuestionAnalyzer | None = None,
+        *,
+        neighbours: int = 10,
+        per_relation: int = PER_RELATION,
     ) -> None:
         self.store, self.linker = store, linker
         self._analyzer = analyzer
         self.max_neighbours = neighbours
+        self.per_relation = per_relation
 
     @property
     def analyzer(self) -> QuestionAnalyzer:
@@ -76,12 +87,15 @@ class KGRetriever:
             analysis = self.analyzer.analyse(
                 question, [le.mention for le in linked] + [le.entity.label for le in linked]
             )
-            near = self.linker.neighbours(linked, self.max_neighbours) if self.max_neighbours else []
-            graph = Subgraph.merge(
-                [*(self.store.one_hop(le.entity.id) for le in linked), *(self.store.one_hop(e.id) for e in near)]
-            )
+            hops = {le.entity.id: capped_one_hop(self.store, le.entity.id, self.per_relation) for le in linked}
+            around = Subgraph.merge(h.graph for h in hops.values())
+            near = self.linker.neighbours(linked, self.max_neighbours, around) if self.max_neighbours else []
+            for e in near:
+                hops.setdefault(e.id, capped_one_hop(self.store, e.id, self.per_relation))
+            graph = Subgraph.merge(h.graph for h in hops.values())
+            cut = {(e, r, inv): n for e, h in hops.items() for (r, inv), n in h.cut.items()}
             timings = {"link": link_s, "retrieve": time.perf_counter() - t1}
-            out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near)))
+            out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near), cut))
         return out
 
     def _given(self, question: str, topics: Sequence[str | Entity], strict: bool) -> list[LinkedEntity]:

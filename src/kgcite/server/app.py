@@ -30,6 +30,7 @@ from kgcite.evaluate.records.answer_file import record_from_obj
 from kgcite.evaluate.records.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
+from kgcite.kg.hubs import capped_one_hop
 from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
 from kgcite.runtime import Runtime
@@ -139,18 +140,18 @@ class Service:
         return [answerer.answer(q).to_dict() | {"kind": "quotes", "mode": "quotes"} for q in questions]
 
     def entity(self, entity_id: str) -> dict[str, Any] | None:
-        kg = self.runtime.kg
-        entity = kg.entity(entity_id)
-        if entity is None:
+        shown = self.config.max_entity_triples
+        around = capped_one_hop(self.runtime.kg, entity_id, per_relation=shown)  # a hub's rest is counted, not read
+        if not around.graph.entities:
             return None
-        triples = kg.one_hop(entity_id).triples
+        entity = around.graph.entities[0]
         return {
             "id": entity.id,
             "label": entity.label,
             "aliases": list(entity.aliases),
             "types": list(entity.types),
-            "triples": [triple_dict(t) for t in triples[: self.config.max_entity_triples]],
-            "triples_total": len(triples),
+            "triples": [triple_dict(t) for t in around.smallest_first()[:shown]],
+            "triples_total": around.total,
         }
 
 

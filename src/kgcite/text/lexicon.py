@@ -277,9 +277,13 @@ def name_stems(relation: str, *, generic: bool = False) -> tuple[str, ...]:
 
 
 def occurrences(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
-    """Where ``phrase`` starts in ``words`` (word for word)."""
-    n, target = len(phrase), tuple(phrase)
-    return [i for i in range(len(words) - n + 1) if n and tuple(words[i : i + n]) == target]
+    """Where ``phrase`` starts in ``words`` (word for word). The first word is compared before
+    any slice is made: a judge reads sentences listing hundreds of values."""
+    n = len(phrase)
+    if not n:
+        return []
+    first, target = phrase[0], tuple(phrase)
+    return [i for i, w in enumerate(words) if w == first and tuple(words[i : i + n]) == target]
 
 
 def cue_positions(
