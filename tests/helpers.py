@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -14,8 +15,11 @@ def kgcite_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "kgcite.cli"]
 
 
-def kgcite(*args: str, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    """`kgcite ARGS` in a subprocess with no standard input, as CI runs it."""
+def kgcite(
+    *args: str, cwd: Path | None = None, timeout: int = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`kgcite ARGS` in a subprocess with no standard input, as CI runs it; ``env``: variables
+    set on top of this process's environment."""
     return subprocess.run(
         [*kgcite_cmd(), *args],
         check=False,
@@ -24,4 +28,10 @@ def kgcite(*args: str, cwd: Path | None = None, timeout: int = 300) -> subproces
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         timeout=timeout,
+        env={**os.environ, **env} if env else None,
     )
+
+
+def resize_disk(folder: Path, size: str) -> None:
+    """Make a :func:`small_disk` bigger (freeing space) or smaller."""
+    subprocess.run(["mount", "-o", f"remount,size={size}", str(folder)], check=True)

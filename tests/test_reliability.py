@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from kgcite.jsonl import appending
-from tests.helpers import kgcite
+from tests.helpers import kgcite, resize_disk
 
 RUN = ("run", "--dataset", "biokalma:specific", "--no-cache")
 
@@ -38,6 +39,49 @@ def test_a_file_that_is_not_kgcite_output_is_refused_unless_forced(tmp_path: Pat
     forced = kgcite(*RUN, "--limit", "1", "--out", str(out), "--force")
     assert forced.returncode == 0, forced.stderr
     assert (tmp_path / "metrics.json.bak").read_bytes() == before and len(out.read_text().splitlines()) == 1
+    # a second --force keeps the first backup: the answers it moves aside go to .bak.1
+    answered = out.read_bytes()
+    again = kgcite(*RUN, "--limit", "1", "--out", str(out), "--force")
+    assert again.returncode == 0 and "moved to" in again.stderr and "metrics.json.bak.1" in again.stderr
+    assert (tmp_path / "metrics.json.bak").read_bytes() == before
+    assert (tmp_path / "metrics.json.bak.1").read_bytes() == answered
+
+
+def test_an_input_dataset_is_never_taken_for_an_output(tmp_path: Path) -> None:
+    """Any JSONL whose lines had an ``id`` was appended to, the input dataset included."""
+    data = tmp_path / "questions.jsonl"
+    data.write_text(json.dumps({"id": "q1", "question": "Who was Stephen Crane's father?"}) + "\n")
+    before = data.read_bytes()
+    same = kgcite("run", "--dataset", str(data), "--out", str(data), "--no-cache")
+    assert same.returncode == 2 and "is the --dataset file" in same.stderr
+    other = tmp_path / "copy.jsonl"
+    other.write_bytes(before)
+    res = kgcite("run", "--dataset", str(data), "--out", str(other), "--no-cache")
+    assert res.returncode == 2 and f"{other}:1: status: no 'status' field" in res.stderr
+    assert data.read_bytes() == before and other.read_bytes() == before
+
+
+def test_the_count_before_the_lock_never_cuts_a_live_run(tmp_path: Path) -> None:
+    """A second ``run`` cut a line of the first before it found the file locked."""
+    out = tmp_path / "a.jsonl"
+    answers(out, 1)
+    whole = out.read_bytes()
+    with appending(out, "status") as (_, fh):  # a live run, in the middle of writing its line
+        fh.write(whole.decode().splitlines()[0][:40])
+        fh.flush()
+        res = kgcite(*RUN, "--limit", "2", "--out", str(out))
+        assert res.returncode == 2 and "another kgcite process is writing this file" in res.stderr
+        assert out.read_bytes() == whole + whole[:40]  # the live writer's bytes are all there
+
+
+def test_a_run_whose_every_item_failed_exits_nonzero(tmp_path: Path) -> None:
+    out = tmp_path / "a.jsonl"
+    res = kgcite(
+        *RUN, "--limit", "2", "--out", str(out), "--mode", "free", "--base-url", "http://127.0.0.1:9/v1", "--model", "x",
+        "--timeout", "2",
+    )  # fmt: skip
+    assert res.returncode == 1 and "every item of this run failed" in res.stderr, res.stderr
+    assert [json.loads(x)["status"] for x in out.read_text().splitlines()] == ["failed", "failed"]
 
 
 def test_only_a_torn_last_line_is_cut_and_it_is_said(tmp_path: Path) -> None:
@@ -52,7 +96,7 @@ def test_only_a_torn_last_line_is_cut_and_it_is_said(tmp_path: Path) -> None:
 
 def test_a_second_process_on_the_same_output_fails_at_once(tmp_path: Path) -> None:
     out = tmp_path / "a.jsonl"
-    with appending(out):  # this test process holds the file as a running kgcite would
+    with appending(out, "status"):  # this test process holds the file as a running kgcite would
         res = kgcite(*RUN, "--limit", "1", "--out", str(out))
     assert res.returncode == 2 and "another kgcite process is writing this file" in res.stderr
     assert out.read_text() == ""
@@ -155,3 +199,55 @@ def test_files_left_by_a_killed_load_are_removed_on_the_next_load(tmp_path: Path
     assert not list(store.glob("bulk-*.sst"))
     shown = kgcite("kg", "show", "Marla Quenby", "--store", str(store))
     assert shown.returncode == 0 and "Quenby Bakery" in shown.stdout  # the store itself is untouched
+
+
+def test_a_hub_is_answered_in_bounded_time_saying_what_it_left_out(hub_store: Path) -> None:
+    """3,000 values of one relation: verification was quadratic (3,000 did not finish in 200 s)."""
+    t0 = time.monotonic()
+    res = kgcite("ask", "Who are the employees of Acme Corp?", "--store", str(hub_store), "--json", timeout=120)
+    took = time.monotonic() - t0
+    assert res.returncode == 0, res.stderr
+    a = json.loads(res.stdout)
+    assert len(a["predicted"]) == 100 and all(p.startswith("Worker Number ") for p in a["predicted"])
+    assert "statements: Acme Corp has 3,000 values of employee; 100 are stated" in a["repairs"]
+    assert a["timings"]["verify"] < 5 and took < 60, (a["timings"], took)
+    text = kgcite("ask", "Who are the employees of Acme Corp?", "--store", str(hub_store)).stdout
+    assert "note: statements: Acme Corp has 3,000 values of employee; 100 are stated" in text
+    # a chain past the hub is still followed, its hub edges cut before they are read
+    chain = kgcite("ask", "Where was the founder of Acme Corp born?", "--store", str(hub_store)).stdout
+    assert chain.startswith("Acme Corp was founded by Jane Roe [1]. Jane Roe was born in Brackenford [2].")
+
+
+def test_a_full_disk_is_one_line_and_a_rerun_resumes_with_nothing_lost_or_doubled(small_disk: Path) -> None:
+    out = small_disk / "a.jsonl"
+    full = kgcite(*RUN, "--limit", "6", "--batch-size", "1", "--out", str(out))  # a line is 0.5-1.8 KB
+    assert full.returncode == 1, full.stderr
+    assert "kgcite: error: the disk is full" in full.stderr and "Traceback" not in full.stderr
+    kept = [json.loads(x)["id"] for x in out.read_text().splitlines() if x.endswith("}")]
+    assert 1 <= len(kept) < 6
+    resize_disk(small_disk, "1m")
+    again = kgcite(*RUN, "--limit", "6", "--batch-size", "1", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    ids = [json.loads(x)["id"] for x in out.read_text().splitlines()]
+    assert ids[: len(kept)] == kept and len(ids) == len(set(ids)) == 6
+
+
+def test_a_full_disk_during_kg_load_is_one_line_and_a_rerun_completes(small_disk: Path, tmp_path: Path) -> None:
+    graph = tmp_path / "g.tsv"
+    graph.write_text("".join(f"Person {i}\tborn in\tTown {i % 50}\n" for i in range(3000)))
+    resize_disk(small_disk, "256k")
+    store = small_disk / "store"
+    full = kgcite("kg", "load", str(graph), "--store", str(store))
+    assert full.returncode == 1 and "the disk is full" in full.stderr and "Traceback" not in full.stderr
+    resize_disk(small_disk, "64m")
+    again = kgcite("kg", "load", str(graph), "--store", str(store))
+    assert again.returncode == 0, again.stderr
+    shown = kgcite("kg", "show", "Person 2999", "--store", str(store))
+    assert "Town 49" in shown.stdout
+
+
+def test_a_full_cache_folder_does_not_stop_an_answer(small_disk: Path) -> None:
+    """The response cache is optional: ``ask`` failed when its folder was full."""
+    (small_disk / "filler").write_bytes(b"x" * 4096)
+    res = kgcite("ask", "Who was Stephen Crane's father?", env={"KGCITE_CACHE_DIR": str(small_disk / "cache")})
+    assert res.returncode == 0 and "Jonathan Townley Crane" in res.stdout, res.stderr

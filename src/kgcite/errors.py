@@ -7,6 +7,7 @@ fit together); ``ModelError`` and ``KGError`` are a model or a store failing at 
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
@@ -47,6 +48,15 @@ class KGError(KgciteError, RuntimeError):
 
 class TrainError(KgciteError, RuntimeError):
     """Training cannot run here (the train extra is missing, a label is unknown)."""
+
+
+def disk_full(exc: BaseException) -> bool:
+    """An error that means the disk (or the user's quota) is full, however it is raised: ``OSError``
+    with ENOSPC/EDQUOT, or a store's or SQLite's own words for it."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    text = str(exc).lower()
+    return "no space left on device" in text or "database or disk is full" in text or "disk quota exceeded" in text
 
 
 T = TypeVar("T")

@@ -15,13 +15,16 @@ if TYPE_CHECKING:
     from kgcite.errors import InputError
 
 
-def read_trimmed(path: Path) -> list[dict[str, Any]]:
-    """The rows of an output file kgcite appends to (every line a JSON object with an ``id``).
+def read_trimmed(path: Path, mark: str, *, cut: bool = True) -> list[dict[str, Any]]:
+    """The rows of an output file kgcite appends to: every line a JSON object with an ``id`` and
+    the field ``mark`` that this kind of output always writes (``status`` for answers), so an
+    input dataset or another command's output is never taken for it and appended to.
 
     Only a torn last line, the mark of an interrupted write, is cut off, and that is said on
     stderr; a last line that is complete JSON but lacks its newline gets one. Any other line that
     is not kgcite's is an :class:`~kgcite.kg.loaders.InputError` naming it, and nothing is removed:
-    kgcite never truncates a file it did not write."""
+    kgcite never truncates a file it did not write. ``cut=False`` reads without changing the file
+    (a torn last line is left out): what a process may do before it holds the file's lock."""
     from kgcite.errors import InputError
 
     if not path.exists():
@@ -33,15 +36,18 @@ def read_trimmed(path: Path) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for lineno, raw in enumerate(lines, 1):
         if raw.strip():
-            rows.append(_own_line(path, lineno, raw))
+            rows.append(_own_line(path, lineno, raw, mark))
     if tail.strip():
         try:
-            rows.append(_own_line(path, len(lines) + 1, tail))
-            with path.open("ab") as fh:  # complete, only the newline is missing
-                fh.write(b"\n")
+            rows.append(_own_line(path, len(lines) + 1, tail, mark))
+            if cut:
+                with path.open("ab") as fh:  # complete, only the newline is missing
+                    fh.write(b"\n")
         except InputError:
             if not tail.lstrip().startswith(b'{"id"'):  # kgcite writes the id first: anything else is not its line
                 raise
+            if not cut:
+                return rows
             print(
                 f"kgcite: {path}: cut a torn last line ({len(tail)} bytes) left by an interrupted run", file=sys.stderr
             )
@@ -50,10 +56,10 @@ def read_trimmed(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _own_line(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
+def _own_line(path: Path, lineno: int, raw: bytes, mark: str) -> dict[str, Any]:
     from kgcite.errors import InputError
 
-    hint = "not a line kgcite wrote; fix or remove it, or choose another output"
+    hint = "not a line kgcite wrote for this output; fix or remove it, or choose another output"
     try:
         obj = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -62,12 +68,25 @@ def _own_line(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
         raise InputError(path, lineno, None, f"not JSON ({exc.msg}): {hint}") from exc
     if not isinstance(obj, dict) or "id" not in obj:
         raise InputError(path, lineno, "id", f"not a JSON object with an id: {hint}")
+    if mark not in obj:
+        raise InputError(path, lineno, mark, f"no {mark!r} field (an input file, or another command's output?): {hint}")
     return obj
 
 
+def free_name(path: Path) -> Path:
+    """``path``, or ``path.1``, ``path.2``… the first that does not exist: a backup never
+    overwrites an earlier one."""
+    n, candidate = 0, path
+    while candidate.exists() or candidate.is_symlink():
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
+
+
 @contextmanager
-def appending(path: Path) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
-    """An output file opened for appending by this process alone: ``(its rows, the handle)``.
+def appending(path: Path, mark: str) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
+    """An output file opened for appending by this process alone: ``(its rows, the handle)``;
+    ``mark``: the field every line of this kind of output has (:func:`read_trimmed`).
 
     A second kgcite writing the same file fails at once with a clear error (an advisory lock,
     released when the process ends, however it ends), instead of both doing all the work."""
@@ -84,7 +103,7 @@ def appending(path: Path) -> Iterator[tuple[list[dict[str, Any]], IO[str]]]:
                 None,
                 "another kgcite process is writing this file; wait for it to finish or choose another output",
             ) from exc
-        yield read_trimmed(path), fh
+        yield read_trimmed(path, mark), fh
 
 
 def text_lines(path: str | Path) -> Iterator[tuple[int, str | InputError]]:

@@ -169,8 +169,9 @@ def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str
 
 
 def finished_ids(path: Path) -> set[str]:
-    """Ids answered (status ok) in an existing output; a torn last line is cut off the file."""
-    return {str(obj.get("id")) for obj in read_trimmed(path) if obj.get("status") == "ok"}
+    """Ids answered (status ok) in an existing output, read without changing it: another run may
+    be writing it (the lock is taken, and a torn line cut, only when answering starts)."""
+    return {str(obj.get("id")) for obj in read_trimmed(path, "status", cut=False) if obj.get("status") == "ok"}
 
 
 class Identified(Protocol):
@@ -194,7 +195,7 @@ def append_answers(
     """Answer, batch by batch, the items not yet answered in ``out``: every batch's lines are
     written and fsync'ed before the next starts. Returns (skipped as done, answered, failed)."""
     answered = failed = 0
-    with appending(out) as (rows, fh):
+    with appending(out, "status") as (rows, fh):
         done = {str(obj.get("id")) for obj in rows if obj.get("status") == "ok"}
         todo = [it for it in items if it.id not in done]
         for i in range(0, len(todo), batch_size):

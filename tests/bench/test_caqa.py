@@ -7,6 +7,7 @@ import json
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -268,3 +269,23 @@ def test_build_caqa_from_a_graph_without_questions(tmp_path: Path) -> None:
     assert all({"id", "reason"} <= set(s) for s in skipped)
     none = kgcite("build", "caqa", "--kg", str(graph), "--out", str(tmp_path / "c"))
     assert none.returncode == 2 and "--generate" in none.stderr
+
+
+def test_an_interrupted_write_leaves_the_previous_benchmark_whole(tmp_path: Path, monkeypatch: Any) -> None:
+    """Killed while writing, a build left new train/dev splits beside the old test split."""
+    from kgcite.bench.caqa_files import write_together
+
+    old = {name: f"old {name}\n" for name in ("train.jsonl", "dev.jsonl", "test.jsonl")}
+    for name, text in old.items():
+        (tmp_path / name).write_text(text)
+    real = Path.write_text
+
+    def full_disk(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
+        if self.name == "test.jsonl.tmp":
+            raise OSError(28, "No space left on device")
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    with pytest.raises(OSError):
+        write_together({tmp_path / name: "new\n" for name in old})
+    assert {name: (tmp_path / name).read_text() for name in old} == old

@@ -4,7 +4,9 @@ endpoint (a stand-in: no SearXNG can be installed here) and pages served by the 
 from __future__ import annotations
 
 import json
+import resource
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,7 +17,7 @@ import pytest
 
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.documents import AddressPolicy, DocumentCache, DocumentRetriever, SearxngSearch, TwoStageRanker
-from kgcite.retrieve.documents.sources import RobotsRules, cached_search, fetch_url
+from kgcite.retrieve.documents.sources import MAX_TEXT, RobotsRules, cached_search, fetch_url, read_local
 from tests.conftest import free_port
 from tests.helpers import kgcite
 
@@ -29,9 +31,22 @@ class _Web(BaseHTTPRequestHandler):
     pages = 0
     robots: ClassVar[tuple[int, str]] = (404, "")  # status and body of /robots.txt
     robots_reads = 0
+    extra: ClassVar[list[str]] = []  # paths a search also returns
 
     def do_GET(self) -> None:
         url = urllib.parse.urlparse(self.path)
+        if url.path == "/drip.html":  # one byte every half second for two minutes: never a whole page
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            for _ in range(240):
+                try:
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.5)
+            return
         if url.path == "/robots.txt":
             type(self).robots_reads += 1
             status, text = type(self).robots
@@ -53,6 +68,7 @@ class _Web(BaseHTTPRequestHandler):
                         {"url": f"{base}/volcanoes.html", "title": "Volcanoes"},
                         {"url": "ftp://example.org/x", "title": "not http"},
                         {"url": f"{base}/image.png", "title": "not text"},
+                        *({"url": f"{base}{path}"} for path in type(self).extra),
                     ]
                 }
             ).encode()
@@ -83,7 +99,7 @@ class _Web(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def web() -> Iterator[str]:
-    _Web.queries, _Web.pages, _Web.robots, _Web.robots_reads = [], 0, (404, ""), 0
+    _Web.queries, _Web.pages, _Web.robots, _Web.robots_reads, _Web.extra = [], 0, (404, ""), 0, []
     server = ThreadingHTTPServer(("127.0.0.1", free_port()), _Web)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
@@ -178,3 +194,36 @@ def test_cli_never_quotes_an_internal_page_from_a_search(web: str) -> None:
     allowed = kgcite(*args, "--allow-fetch", "127.0.0.1")
     assert allowed.returncode == 0, allowed.stderr
     assert "crane.html" in allowed.stdout
+
+
+def test_a_dripping_page_cannot_outlast_the_fetch_deadline(web: str) -> None:
+    """Each read got its byte before the socket timeout, so the fetch ran as long as the server."""
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError, match="did not arrive within the fetch deadline"):
+        fetch_url(f"{web}/drip.html", timeout=2, policy=LOCAL)
+    assert time.monotonic() - t0 < 5
+
+
+def test_cli_skips_a_dripping_page_and_answers_from_the_others(web: str) -> None:
+    _Web.extra = ["/drip.html"]
+    t0 = time.monotonic()
+    res = kgcite(
+        "ask", "Where did Stephen Crane die?", "--source", "docs", "--search-url", web, "--no-cache",
+        "--allow-fetch", "127.0.0.1",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert time.monotonic() - t0 < 90  # the page drips for 120 s; the fetch deadline is 10 s
+    assert "drip.html: the page did not arrive within the fetch deadline" in res.stderr
+    assert "crane.html" in res.stdout
+
+
+def test_a_huge_local_file_is_read_only_up_to_the_cap(tmp_path: Path) -> None:
+    """A 3 GB file was read whole before the 5 MB cut (3.4 GB resident)."""
+    big = tmp_path / "big.txt"
+    with big.open("wb") as f:
+        f.write(b"Stephen Crane died in Badenweiler. " * 1000)
+        f.truncate(3_000_000_000)  # sparse: no disk used
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    doc = read_local(big)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KB
+    assert doc.text.startswith("Stephen Crane died in Badenweiler.") and len(doc.text) <= MAX_TEXT

@@ -1,7 +1,8 @@
 """A built CAQA benchmark on disk: train/dev/test JSONL, ``skipped.jsonl`` and ``stats.md``.
 
-Each file is written whole and then renamed into place, so an interrupted build never leaves a
-half-written split beside complete ones.
+Every file is written whole under a temporary name first, and only then are they all renamed
+into place: an interrupted build leaves the previous benchmark as it was, never new train/dev
+splits beside an old test split (the same questions on both sides).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from kgcite.bench.caqa import CaqaSample, split_of, stats_table
 SPLITS = ("train", "dev", "test")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def write_together(files: dict[Path, str]) -> None:
+    """Write every file to ``NAME.tmp``, then rename them all into place."""
+    for path, text in files.items():
+        path.with_suffix(path.suffix + ".tmp").write_text(text, encoding="utf-8")
+    for path in files:
+        os.replace(path.with_suffix(path.suffix + ".tmp"), path)
 
 
 @dataclass(frozen=True)
@@ -48,9 +51,8 @@ def write_caqa(out: Path, samples: Sequence[CaqaSample], info: BuildInfo) -> str
         split = split_of(sample.source, sample.complexity, info.seed)
         lines[split].append(json.dumps(sample.to_dict() | {"split": split}, ensure_ascii=False) + "\n")
         counts[split].update([sample.category, sample.complexity])
-    for split in SPLITS:
-        write_atomic(out / f"{split}.jsonl", "".join(lines[split]))
-    write_atomic(out / "skipped.jsonl", "".join(json.dumps({"id": i, "reason": r}) + "\n" for i, r in info.skipped_ids))
+    files = {out / f"{split}.jsonl": "".join(lines[split]) for split in SPLITS}
+    files[out / "skipped.jsonl"] = "".join(json.dumps({"id": i, "reason": r}) + "\n" for i, r in info.skipped_ids)
     skipped = ", ".join(f"{k}: {v:,}" for k, v in sorted(info.skipped.items()))
     rules = ", ".join(f"{k}: {v:,}" for k, v in info.rules.most_common())
     stats = (
@@ -60,5 +62,6 @@ def write_caqa(out: Path, samples: Sequence[CaqaSample], info: BuildInfo) -> str
         f"{stats_table(counts)}\n\nNot emitted: {skipped or 'nothing'} (each sample and reason in skipped.jsonl).\n\n"
         f"Answer statements by rule (per source question): {rules or 'none'}.\n"
     )
-    write_atomic(out / "stats.md", stats)
+    files[out / "stats.md"] = stats
+    write_together(files)
     return stats

@@ -25,11 +25,12 @@ from kgcite.cli.common import (
     unit_option,
 )
 from kgcite.cli.quotes import add_quote_options
-from kgcite.errors import TopicError
+from kgcite.errors import TopicError, UsageError
 from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.pipeline import GroundedGenerator
+from kgcite.jsonl import free_name
 from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
@@ -262,8 +263,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     runtime = runtime_from_args(args)
     _note_unused_model(args)
     out = Path(args.out)
+    if args.dataset.endswith(".jsonl") and out.exists() and out.samefile(args.dataset):
+        raise UsageError(f"--out {out} is the --dataset file; answers go to a file of their own")
     if args.force and out.is_file():
-        backup = out.with_name(out.name + ".bak")
+        backup = free_name(out.with_name(out.name + ".bak"))
         out.replace(backup)
         print(f"kgcite: {out} moved to {backup}", file=sys.stderr)
     done_before = len(finished_ids(out) & {it.id for it in items})
@@ -287,6 +290,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     bar.close()
     print(f"{out}: {answered} answered, {failed} failed, {skipped} already done (of {len(items)})")
+    if failed and not answered:
+        print(f"kgcite: every item of this run failed (the errors are in {out}); a rerun retries them", file=sys.stderr)
+        return 1
     print(f"score it: kgcite eval {'answers' if qa else 'citations'} --answers {out}")
     return 0
 
@@ -333,7 +339,7 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     rn.add_argument(
         "--force",
         action="store_true",
-        help="--out exists but is not kgcite's answers: move it to FILE.bak and start afresh",
+        help="--out exists but is not kgcite's answers: move it to FILE.bak (FILE.bak.1… if that exists) and start afresh",
     )
     rn.add_argument("--limit", type=int, help="only the first N items")
     rn.add_argument("--batch-size", type=positive_int, default=8, help="questions per batch (default 8)")

@@ -226,7 +226,7 @@ def cmd_build_kalma(args: argparse.Namespace) -> int:
         shortlist=args.shortlist,
     )
     out = Path(args.out)
-    with appending(out) as (rows, fh):
+    with appending(out, "rounds") as (rows, fh):
         done = {str(o.get("id")) for o in rows}
         todo = [(s, p) for s, p in zip(seeds, pools, strict=True) if s.id not in done]
         for s, p in tqdm(todo, desc="build kalma", unit=" entry", disable=None):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sqlite3
 import sys
 from collections.abc import Sequence
 
 from kgcite.cli import answering, bench, evaluators, quotes, research, retrieve, serve
-from kgcite.errors import InputError, KgciteError, TrainError, UsageError
+from kgcite.errors import InputError, KgciteError, TrainError, UsageError, disk_full
 
 
 def _version() -> str:
@@ -59,3 +60,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except (OSError, sqlite3.Error) as exc:
+        if not disk_full(exc):
+            raise
+        where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
+        print(
+            f"kgcite: error: the disk is full{where}; free some space and run the same command again: "
+            "what was finished is kept and is not done twice",
+            file=sys.stderr,
+        )
+        return 1

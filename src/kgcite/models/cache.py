@@ -8,29 +8,66 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from kgcite.errors import disk_full
 from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+
+log = logging.getLogger(__name__)
+
+
+def open_cache(path: Path, *statements: str) -> sqlite3.Connection:
+    """A cache database at ``path`` with its tables, or, where the disk is full, one in memory
+    (said once): a cache only saves work, so it never stops the work."""
+    try:
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        for sql in statements:
+            db.execute(sql)
+        return db
+    except (OSError, sqlite3.Error) as exc:
+        if not disk_full(exc):
+            raise
+        log.warning("%s: the disk is full; caching in memory for this run", path)
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        for sql in statements:
+            db.execute(sql)
+        return db
+
+
+def cache_write(db: sqlite3.Connection, path: Path, sql: str, row: tuple[str, ...]) -> bool:
+    """Write one cache row; False (and one warning) when the disk is full, for the caller to
+    stop writing while still reading what is there."""
+    try:
+        db.execute(sql, row)
+        return True
+    except sqlite3.Error as exc:
+        if not disk_full(exc):
+            raise
+        log.warning("%s: the disk is full; answers are no longer cached (the run goes on)", path)
+        return False
+
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, result TEXT)"
 
 
 class CachedLLM:
-    """Wraps any :class:`~kgcite.models.llm.LLM`; errors are never cached."""
+    """Wraps any :class:`~kgcite.models.llm.LLM`; errors are never cached. The cache is optional:
+    on a full disk it is read but no longer written (one warning), and answering goes on."""
 
     def __init__(self, llm: LLM, path: str | Path) -> None:
         self.llm = llm
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, result TEXT)"
-        )
+        self._db = open_cache(self.path, _SCHEMA, "PRAGMA journal_mode=WAL")
         self._lock = threading.Lock()
         self.hits = self.misses = 0
+        self._writes = True
 
     @property
     def name(self) -> str:
@@ -53,10 +90,13 @@ class CachedLLM:
         data = asdict(result)
         data.pop("extra", None)
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
-                (key, self.llm.name, request.to_json(), json.dumps(data)),
-            )
+            if self._writes:
+                self._writes = cache_write(
+                    self._db,
+                    self.path,
+                    "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                    (key, self.llm.name, request.to_json(), json.dumps(data)),
+                )
 
     def chat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
         keys = [self.key(r) for r in requests]

@@ -139,6 +139,23 @@ def test_cli_json_contract_and_resume(bench: Path, tmp_path: Path) -> None:
     assert bad.returncode == 2 and "none.jsonl" in bad.stderr
 
 
+def test_judgements_of_another_benchmark_are_judged_afresh(bench: Path, tmp_path: Path) -> None:
+    """The same ids in another benchmark reused the first one's judgements (0.838 against 0.831)."""
+    rows = [json.loads(line) for line in bench.read_text().splitlines()[:40]]
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rotated = [r | {"answer_statement": rows[(i + 20) % len(rows)]["answer_statement"]} for i, r in enumerate(rows)]
+    second.write_text("".join(json.dumps(r) + "\n" for r in rotated))
+    out = tmp_path / "out"
+    assert kgcite("evaluate-evaluator", "--bench", str(first), "--out", str(out), "--json").returncode == 0
+    reused = kgcite("evaluate-evaluator", "--bench", str(second), "--out", str(out), "--json")
+    fresh = kgcite("evaluate-evaluator", "--bench", str(second), "--json")
+    assert reused.returncode == 0 and fresh.returncode == 0, reused.stderr
+    assert json.loads(reused.stdout)["f1"] == json.loads(fresh.stdout)["f1"]
+    changed = sum(r != t for r, t in zip(rows, rotated, strict=True))
+    assert changed > 30 and len((out / "judgements.jsonl").read_text().splitlines()) == 40 + changed
+
+
 def test_shipped_trained_evaluator_beats_chance(bench: Path) -> None:
     from kgcite.models.evaluator import TrainedEvaluator
     from kgcite.train.evaluator import read_bench

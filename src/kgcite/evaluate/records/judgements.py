@@ -6,6 +6,7 @@ so a stopped run loses at most one batch and a rerun judges only what is missing
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -31,13 +32,19 @@ def judge_split(
 ) -> dict[str, Any]:
     """Every row judged (each needs an ``id``), then :func:`evaluator_report` with ``evaluator``
     and ``samples_per_s`` (of the samples judged in this run) added. With ``out``, judgements made
-    earlier by the same evaluator are read back instead of judged again."""
+    earlier by the same evaluator of the same sample (:func:`sample_key`: another benchmark's
+    sample of that id is judged afresh) are read back instead of judged again."""
     done: dict[str, str] = {}
+    keys = {str(r["id"]): sample_key(r) for r in rows}
     with ExitStack() as stack:
         fh: IO[str] | None = None
         if out is not None:
-            earlier, fh = stack.enter_context(appending(out / "judgements.jsonl"))
-            done = {str(o["id"]): str(o.get("category")) for o in earlier if o.get("evaluator") == evaluator.name}
+            earlier, fh = stack.enter_context(appending(out / "judgements.jsonl", "evaluator"))
+            done = {
+                str(o["id"]): str(o.get("category"))
+                for o in earlier
+                if o.get("evaluator") == evaluator.name and o.get("sample") == keys.get(str(o["id"]))
+            }
         todo = [r for r in rows if r["id"] not in done]
         bar = stack.enter_context(
             tqdm(
@@ -57,7 +64,13 @@ def judge_split(
             if fh is not None:
                 fh.writelines(
                     json.dumps(
-                        {"id": r["id"], "evaluator": evaluator.name, "category": j.category, "scores": j.scores}
+                        {
+                            "id": r["id"],
+                            "evaluator": evaluator.name,
+                            "sample": keys[str(r["id"])],
+                            "category": j.category,
+                            "scores": j.scores,
+                        }
                         | ({"why": j.why} if j.why is not None else {})
                     )
                     + "\n"
@@ -71,6 +84,12 @@ def judge_split(
     report["evaluator"] = evaluator.name
     report["samples_per_s"] = len(todo) / seconds if todo and seconds > 0 else None
     return report
+
+
+def sample_key(row: Row) -> str:
+    """A short digest of a sample's whole content: what makes an earlier judgement reusable."""
+    text = json.dumps(row, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def report_json(report: Mapping[str, Any], indent: int | None = 1) -> str:

@@ -86,7 +86,7 @@ class FullEvaluation:
             fh: IO[str] | None = None
             rows: dict[str, dict[str, Any]] = {}
             if out_dir is not None:
-                earlier, fh = stack.enter_context(appending(out_dir / "per_answer.jsonl"))
+                earlier, fh = stack.enter_context(appending(out_dir / "per_answer.jsonl", "fingerprint"))
                 rows = {str(row["id"]): row for row in earlier}  # the last row of an id wins
             todo = [
                 r

@@ -19,6 +19,8 @@ import numpy as np
 from kgcite.models.embed import Embedder
 from kgcite.models.rerank import Reranker
 from kgcite.retrieve.documents.model import Passage, Quote
+from kgcite.text.lexicon import STOP
+from kgcite.text.values import normalize
 
 FUSION_WEIGHT = 4.0
 
@@ -47,6 +49,17 @@ def overlaps(a: Passage, b: Passage, share: float = 0.8) -> bool:
     return a.source == b.source and common >= share * min(a.end - a.start, b.end - b.start)
 
 
+def shared_words_first(question: str, passages: Sequence[Passage], n: int) -> list[Passage]:
+    """At most ``n`` passages, those sharing most of the question's content words, in their
+    order: the bi-encoder's work per question stays bounded (a book-length page is thousands)."""
+    if len(passages) <= n:
+        return list(passages)
+    asked = {w for w in normalize(question).split() if w not in STOP}
+    shared = [len(asked & set(normalize(p.text).split())) for p in passages]
+    keep = sorted(sorted(range(len(passages)), key=lambda i: -shared[i])[:n])
+    return [passages[i] for i in keep]
+
+
 @dataclass
 class TwoStageRanker:
     embedder: Embedder
@@ -56,12 +69,14 @@ class TwoStageRanker:
     dedup_threshold: float = 0.9
     min_similarity: float = 0.2  # the filter also drops what is plainly off-topic (MiniLM cosine)
     fusion_weight: float = FUSION_WEIGHT  # 0: the cross-encoder alone orders the filtered quotes
+    max_candidates: int = 1_000  # embedded per question; more are first cut by shared words
 
     def rank(self, question: str, passages: Sequence[Passage]) -> list[Quote]:
         """The ``top_k`` quotes, best first."""
         unique = list({p.text: p for p in passages}.values())  # the same text cut twice is one candidate
         if not unique:
             return []
+        unique = shared_words_first(question, unique, self.max_candidates)
         vecs = self.embedder.encode([p.text for p in unique])
         q = self.embedder.encode([question])[0]
         cos = vecs @ q
