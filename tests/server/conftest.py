@@ -83,5 +83,6 @@ def biokalma_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def hub_server(hub_store: Path) -> Iterator[str]:
-    with served(["--no-cache", "--store", str(hub_store)]) as url:
+    """On IPv6 loopback: ``serve --host ::1`` answered 400 to everything."""
+    with served(["--no-cache", "--store", str(hub_store)], host="::1") as url:
         yield url

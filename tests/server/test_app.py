@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 
 import httpx
 
+from kgcite.server.launch import served
 from tests.helpers import kgcite
 from tests.server.conftest import EVIL_LABEL
 
@@ -197,3 +201,73 @@ def test_a_hub_costs_a_bounded_page_and_answer(hub_server: str) -> None:
         e = r.json()
         assert e["triples_total"] == 3_001 and len(e["triples"]) == 500
         assert sum(t["property"] == "founded by" for t in e["triples"]) == 1  # the cut spares small relations
+
+
+def test_an_ipv6_host_is_served(hub_server: str) -> None:
+    assert hub_server.startswith("http://[::1]:")
+    assert httpx.get(f"{hub_server}/health").status_code == 200
+    assert httpx.get(f"{hub_server}/health", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_a_client_that_sends_its_headers_slowly_is_cut_off(hub_server: str) -> None:
+    """Slowloris: a byte of header every second held the connection for as long as it went on."""
+    port = int(hub_server.rsplit(":", 1)[1])
+    with socket.create_connection(("::1", port), timeout=30) as sock:
+        sock.sendall(b"POST /ask HTTP/1.1\r\nHost: [::1]\r\n")
+        t0 = time.monotonic()
+        closed = False
+        while time.monotonic() - t0 < 25:
+            try:
+                sock.sendall(b"X")
+                if sock.recv(1024, socket.MSG_DONTWAIT) == b"":
+                    closed = True
+                    break
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed = True
+                break
+            time.sleep(1)
+    assert closed and time.monotonic() - t0 < 15  # the header deadline is 10 s
+
+
+def test_abandoned_questions_are_never_computed(biokalma_server: str) -> None:
+    """24 clients gave up, yet every question was answered: the next ask waited 62 s."""
+    before = httpx.get(f"{biokalma_server}/health").json()["batches"]
+
+    async def give_up() -> None:
+        async with httpx.AsyncClient(base_url=biokalma_server, timeout=1.0) as client:
+
+            async def one(i: int) -> None:
+                with contextlib.suppress(httpx.TimeoutException):
+                    await client.post(
+                        "/ask", json={"question": f"Tell me about Stephen Crane, part {i}", "mode": "free"}
+                    )
+
+            await asyncio.gather(*(one(i) for i in range(24)))
+
+    asyncio.run(give_up())
+    time.sleep(2)  # the server looks for gone clients every half second
+    answered = httpx.post(f"{biokalma_server}/ask", json={"question": "Who was Stephen Crane's father?"}, timeout=120)
+    assert answered.status_code == 200
+    # the batch already running when they left, and this question's own: never the other 16
+    assert httpx.get(f"{biokalma_server}/health").json()["batches"] - before <= 2
+
+
+def test_shutdown_with_questions_in_flight_answers_503_without_tracebacks(tmp_path: Path) -> None:
+    """Stopping the server (Ctrl-C) with questions in flight logged ASGI tracebacks."""
+
+    def ask(url: str, i: int) -> int:
+        question = {"question": f"Who is Jane Roe? ({i})", "mode": "free"}
+        return httpx.post(f"{url}/ask", json=question, timeout=60).status_code
+
+    graph = tmp_path / "g.tsv"
+    graph.write_text("Jane Roe\tplace of birth\tBrackenford\n")
+    log: list[str] = []
+    with ThreadPoolExecutor(10) as pool:
+        with served(["--no-cache", "--kg", str(graph)], output=log) as url:
+            futures = [pool.submit(ask, url, i) for i in range(10)]
+            time.sleep(3)  # the first batch is generating, the rest wait
+        codes = [f.result() for f in futures]
+    assert "Traceback" not in log[0], log[0]
+    assert set(codes) <= {200, 503} and 503 in codes, codes

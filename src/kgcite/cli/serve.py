@@ -16,6 +16,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from kgcite.cli.common import runtime_from_args
     from kgcite.server.app import ServeConfig, Service, create_app
+    from kgcite.server.guards import header_deadline_protocol
 
     if args.reports and not Path(args.reports).is_dir():
         raise InputError(args.reports, None, None, "--reports: no such folder")
@@ -47,9 +48,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "add --allowed-host NAME for each name clients use (or '*')",
             file=sys.stderr,
         )
-    app = create_app(Service(runtime_from_args(args), config))
-    print(f"kgcite: loading models for http://{args.host}:{args.port}/ …", flush=True)
-    url = f"http://{args.host}:{args.port}/"
+    service = Service(runtime_from_args(args), config)
+    app = create_app(service)
+    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address in a URL
+    url = f"http://{host}:{args.port}/"
+    print(f"kgcite: loading models for {url} …", flush=True)
 
     class ReadyServer(uvicorn.Server):
         """Says so once the socket accepts requests (models are loaded by then)."""
@@ -59,8 +62,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if self.started:
                 print(f"kgcite: ready on {url} (API docs at {url}docs)", flush=True)
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            service.queue.stop()  # questions still waiting get 503 now, not a cancelled task later
+            await super().shutdown(sockets=sockets)
+
     ReadyServer(
-        uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            timeout_graceful_shutdown=5,
+            http=header_deadline_protocol(config.header_timeout_s),
+        )
     ).run()
     return 0
 

@@ -8,9 +8,10 @@ report API (``GET /reports``, ``/reports/{name}``, ``/reports/{name}/files/{png}
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
@@ -22,7 +23,6 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kgcite.errors import LLMError, ModelError
 from kgcite.evaluate.metrics.citation import CitationReport
@@ -35,7 +35,8 @@ from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
 from kgcite.runtime import Runtime
 from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
-from kgcite.server.queue import ModelQueue, QueueFull
+from kgcite.server.guards import BodyLimit, KnownHosts
+from kgcite.server.queue import ModelQueue, QueueFull, Stopping
 from kgcite.server.reports import ReportFolder, ReportNotFound
 
 
@@ -54,6 +55,9 @@ class ServeConfig:
     # it through DNS rebinding. "*" allows any (behind a proxy that checks hosts itself).
     allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost", "::1")
     stuck_after_s: float = 300.0  # a batch running longer than this makes /health answer 503 "stuck"
+    answer_timeout_s: float = 120.0  # an ask not answered by then gets 504 and leaves the queue
+    header_timeout_s: float = 10.0  # a connection whose request headers take longer is closed
+    body_timeout_s: float = 30.0  # a request body that takes longer gets 408
 
 
 def triple_dict(t: Triple) -> dict[str, Any]:
@@ -187,31 +191,26 @@ class _SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-class _BodyLimit:
-    """Refuses request bodies over ``limit`` bytes with 413, whether or not Content-Length says so."""
-
-    def __init__(self, app: Any, limit: int) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await JSONResponse({"detail": f"request body over {self.limit:,} bytes"}, 413)(scope, receive, send)
-            return
-        seen = 0
-
-        async def limited() -> dict[str, Any]:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise HTTPException(413, f"request body over {self.limit:,} bytes")
-            return message
-
-        await self.app(scope, limited, send)
+async def until_answered(job: Coroutine[Any, Any, Any], request: Request, seconds: float) -> Any:
+    """The job's result, unless the client goes away first (the job then leaves the queue: an
+    abandoned question is never computed) or ``seconds`` pass (504, the same)."""
+    task = asyncio.ensure_future(job)
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            done, _ = await asyncio.wait({task}, timeout=min(0.5, max(0.0, left)))
+        except asyncio.CancelledError:  # the server's grace period is over: a 503, not a traceback
+            task.cancel()
+            raise Stopping("the server shut down before this question was answered; retry") from None
+        if done:
+            return task.result()
+        if left <= 0:
+            task.cancel()
+            raise HTTPException(504, f"not answered within {seconds:g} s; the server is busy, try again later")
+        if await request.is_disconnected():
+            task.cancel()
+            raise HTTPException(499, "the client went away")
 
 
 def create_app(service: Service, *, load: bool = True) -> FastAPI:
@@ -230,13 +229,14 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         summary="Verifiable question answering over knowledge graphs: answers that cite triples and quotes.",
         lifespan=lifespan,
     )
-    app.add_middleware(_BodyLimit, limit=service.config.max_body_bytes)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(service.config.allowed_hosts))
+    app.add_middleware(BodyLimit, limit=service.config.max_body_bytes, seconds=service.config.body_timeout_s)
+    app.add_middleware(KnownHosts, allowed=list(service.config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
 
     @app.exception_handler(QueueFull)
-    async def _full(_: Request, exc: QueueFull) -> JSONResponse:
+    @app.exception_handler(Stopping)
+    async def _full(_: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, 503, headers={"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
@@ -273,18 +273,18 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         )
 
     @app.post("/ask", summary="answer a question; every sentence carries its citations or [NA]")
-    async def ask(req: AskRequest) -> KGAnswerResponse | QuotedAnswerResponse:
+    async def ask(req: AskRequest, request: Request) -> KGAnswerResponse | QuotedAnswerResponse:
         if req.source not in service.sources:
             raise HTTPException(
                 400, f"source {req.source!r} needs documents: start the server with --docs DIR or --search-url URL"
             )
         if req.source == "kg":
-            return await service.queue.submit(
-                ("kg", req.mode), lambda qs: service.answer_kg(req.mode, qs), req.question
+            job = service.queue.submit(("kg", req.mode), lambda qs: service.answer_kg(req.mode, qs), req.question)
+        else:
+            job = service.queue.submit(
+                ("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question
             )
-        return await service.queue.submit(
-            ("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question
-        )
+        return await until_answered(job, request, service.config.answer_timeout_s)
 
     @app.post("/eval/citations", summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)")
     def eval_citations(req: EvalCitationsRequest) -> CitationReport:

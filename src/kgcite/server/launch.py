@@ -4,6 +4,7 @@ benchmarks and scripts that drive the service as a user would."""
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -26,17 +27,25 @@ def kgcite_command() -> list[str]:
 
 
 @contextmanager
-def served(args: Sequence[str] = (), *, port: int | None = None, startup_s: float = 180.0) -> Iterator[str]:
-    """Yields the base URL of a running ``kgcite serve ARGS`` on 127.0.0.1; stops it afterwards."""
+def served(
+    args: Sequence[str] = (),
+    *,
+    port: int | None = None,
+    startup_s: float = 180.0,
+    host: str = "127.0.0.1",
+    output: list[str] | None = None,
+) -> Iterator[str]:
+    """Yields the base URL of a running ``kgcite serve ARGS`` on ``host``; stops it afterwards
+    (as Ctrl-C does) and, with ``output``, appends what it printed."""
     port = port or free_port()
     proc = subprocess.Popen(
-        [*kgcite_command(), "serve", "--port", str(port), *args],
+        [*kgcite_command(), "serve", "--host", host, "--port", str(port), *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     try:
         deadline = time.monotonic() + startup_s
         while True:
@@ -53,8 +62,11 @@ def served(args: Sequence[str] = (), *, port: int | None = None, startup_s: floa
             time.sleep(0.5)
         yield url
     finally:
-        proc.terminate()
+        proc.send_signal(signal.SIGINT)
         try:
-            proc.wait(timeout=20)
+            out, _ = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+            out, _ = proc.communicate()
+        if output is not None:
+            output.append(out or "")

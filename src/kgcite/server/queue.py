@@ -21,6 +21,10 @@ class QueueFull(RuntimeError):
     """More requests are waiting than the server accepts; the client should retry later."""
 
 
+class Stopping(RuntimeError):
+    """The server is shutting down: requests still waiting are answered 503 at once."""
+
+
 @dataclass
 class _Job:
     key: Hashable
@@ -45,6 +49,7 @@ class ModelQueue:
         self._worker: asyncio.Task[None] | None = None
         self.batches = 0  # batches run so far, for /health and tests
         self.busy_since: float | None = None  # when the running batch started (time.monotonic), None when idle
+        self._stopping = False
 
     @property
     def waiting(self) -> int:
@@ -58,7 +63,17 @@ class ModelQueue:
         """Run one function on the model thread (loading models, a one-off lookup)."""
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
 
+    def stop(self) -> None:
+        """Refuse new jobs and fail those waiting (:class:`Stopping`); the running batch finishes."""
+        self._stopping = True
+        while self._jobs:
+            job = self._jobs.popleft()
+            if not job.future.done():
+                job.future.set_exception(Stopping("the server is shutting down; retry on another or later"))
+
     async def submit(self, key: Hashable, run_many: Callable[[Sequence[Any]], Sequence[Any]], item: Any) -> Any:
+        if self._stopping:
+            raise Stopping("the server is shutting down; retry on another or later")
         if len(self._jobs) >= self.max_waiting:
             raise QueueFull(f"{len(self._jobs)} requests are already waiting for the model; retry later")
         self._ensure_worker()
