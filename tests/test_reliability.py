@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
+import string
+import subprocess
 import time
 from pathlib import Path
 
 from kgcite.jsonl import appending
-from tests.helpers import kgcite, resize_disk
+from tests.helpers import kgcite, kgcite_cmd, resize_disk
 
 RUN = ("run", "--dataset", "biokalma:specific", "--no-cache")
 
@@ -251,3 +254,94 @@ def test_a_full_cache_folder_does_not_stop_an_answer(small_disk: Path) -> None:
     (small_disk / "filler").write_bytes(b"x" * 4096)
     res = kgcite("ask", "Who was Stephen Crane's father?", env={"KGCITE_CACHE_DIR": str(small_disk / "cache")})
     assert res.returncode == 0 and "Jonathan Townley Crane" in res.stdout, res.stderr
+
+
+def test_a_pasted_page_of_capitalised_words_is_linked_in_bounded_time() -> None:
+    """30 KB of capitalised words ran past 300 s: every sub-span of the run was looked up."""
+    rng = random.Random(1)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(4, 9))).title() for _ in range(4000)]
+    question = "Who was " + " ".join(words)[:30_000] + "?"
+    t0 = time.monotonic()
+    res = kgcite("ask", question, timeout=120)
+    assert res.returncode == 0 and time.monotonic() - t0 < 60, res.stderr
+
+
+def test_control_characters_from_a_graph_never_reach_the_terminal(tmp_path: Path) -> None:
+    graph = tmp_path / "g.tsv"
+    graph.write_text("Evil\x1b[2JCorp\tfounded by\tJane\x9b31mRoe\n", encoding="utf-8")
+    store = str(tmp_path / "store")
+    assert kgcite("kg", "load", str(graph), "--store", store).returncode == 0
+    shown = kgcite("kg", "show", "Evil\x1b[2JCorp", "--store", store)
+    assert shown.returncode == 0, shown.stderr
+    for out in (shown.stdout, kgcite("ask", "Who founded Evil\x1b[2JCorp?", "--store", store).stdout):
+        assert "\x1b" not in out and "\x9b" not in out
+        assert "Evil\\u001b[2JCorp" in out  # shown, escaped
+    as_json = kgcite("kg", "show", "Evil\x1b[2JCorp", "--store", store, "--json").stdout
+    assert json.loads(as_json)[0]["label"] == "Evil\x1b[2JCorp"  # the data itself is unchanged
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path: Path) -> None:
+    graph = tmp_path / "g.tsv"
+    graph.write_bytes("Alpha\tfounded by\tBeta\n".encode("utf-8-sig"))
+    store = str(tmp_path / "store")
+    assert kgcite("kg", "load", str(graph), "--store", store).returncode == 0
+    shown = kgcite("kg", "show", "Alpha", "--store", store, "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)[0]["id"] == "Alpha", shown.stderr
+
+
+def test_a_docs_folder_never_quotes_a_file_linked_from_outside_it(tmp_path: Path) -> None:
+    outside = tmp_path / "private.txt"
+    outside.write_text("Stephen Crane died in Secretville, the admin password is hunter2, as records show.\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "crane.txt").write_text("Stephen Crane died in Badenweiler, Germany, of tuberculosis in June 1900.\n")
+    (docs / "link.txt").symlink_to(outside)
+    res = kgcite("ask", "Where did Stephen Crane die?", "--source", "docs", "--docs", str(docs), "--no-cache")
+    assert res.returncode == 0, res.stderr
+    assert "Badenweiler" in res.stdout and "hunter2" not in res.stdout and "link.txt" not in res.stdout
+
+
+def test_out_naming_a_file_where_a_folder_is_written_is_one_line(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    sample = tmp_path / "s.jsonl"
+    answers(sample, 1)
+    for out in (afile, afile / "sub"):
+        res = kgcite("eval", "all", "--answers", str(sample), "--out", str(out), "--no-nli")
+        assert res.returncode == 2 and "Traceback" not in res.stderr
+        assert f"{afile}: is a file where a folder is expected" in res.stderr
+    assert afile.read_text() == "mine\n"
+
+
+def test_output_cut_short_by_a_pipe_is_no_error(hub_store: Path) -> None:
+    """`kgcite kg show HUB | head` printed a BrokenPipeError traceback."""
+    show = subprocess.Popen(
+        [*kgcite_cmd(), "kg", "show", "Acme Corp", "--store", str(hub_store)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert show.stdout is not None and show.stderr is not None
+    show.stdout.readline()
+    show.stdout.close()  # as `head -1` does
+    err = show.stderr.read().decode()
+    assert show.wait(timeout=60) == 0 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_a_store_being_loaded_is_not_read_as_empty(tmp_path: Path) -> None:
+    """`retrieve tog-e --kg STORE` during a load gave 0 triples and exit 0."""
+    graph = tmp_path / "g.tsv"
+    graph.write_text("".join(f"Person {i}\tborn in\tTown {i % 50}\n" for i in range(400_000)))
+    store = tmp_path / "store"
+    load = subprocess.Popen([*kgcite_cmd(), "kg", "load", str(graph), "--store", str(store)], stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (store / "LOCK").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        res = kgcite("retrieve", "tog-e", "--kg", str(store), "--question", "Where was Person 7 born?", "--json")
+        assert load.poll() is None, "the load finished before it could be read; make the graph bigger"
+        assert res.returncode == 2 and "open for writing by another process" in res.stderr, res.stderr
+    finally:
+        load.wait(timeout=300)
+    done = kgcite("retrieve", "tog-e", "--kg", str(store), "--question", "Where was Person 7 born?", "--json")
+    assert done.returncode == 0 and "Town 7" in done.stdout, done.stderr

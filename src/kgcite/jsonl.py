@@ -120,6 +120,8 @@ def text_lines(path: str | Path) -> Iterator[tuple[int, str | InputError]]:
         raise InputError(path, None, None, f"cannot read: {exc.strerror}") from exc
     with fh:
         for lineno, raw in enumerate(fh, 1):
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a byte order mark (Windows editors) is no text
+                raw = raw[3:]
             try:
                 yield lineno, raw.decode("utf-8")
             except UnicodeDecodeError as exc:

@@ -32,6 +32,7 @@ from kgcite.evaluate.records.report import citation_report, format_citation_repo
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.jsonl import free_name
 from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, scheme_named
+from kgcite.kg.hubs import Neighbourhood, capped_one_hop
 from kgcite.kg.loaders import shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
@@ -108,12 +109,27 @@ def cmd_kg_show(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        shown = [(e, store.one_hop(e.id)) for e in entities]
+        shown = [(e, capped_one_hop(store, e.id, SHOWN_PER_RELATION)) for e in entities]
     if args.json:
-        print(json.dumps([_entity_json(e, g) for e, g in shown], ensure_ascii=False, indent=2))
+        print(json.dumps([_entity_json(e, h.graph) | _cut_json(h) for e, h in shown], ensure_ascii=False, indent=2))
     else:
-        print("\n\n".join(_entity_text(e, g) for e, g in shown))
+        print("\n\n".join(_entity_text(e, h.graph) + _cut_text(h) for e, h in shown))
     return 0
+
+
+#: Triples of one relation ``kg show`` prints; a hub's others are counted.
+SHOWN_PER_RELATION = 1_000
+
+
+def _cut_json(around: Neighbourhood) -> dict[str, object]:
+    return {"not_shown": [[r, inverse, n - SHOWN_PER_RELATION] for (r, inverse), n in sorted(around.cut.items())]}
+
+
+def _cut_text(around: Neighbourhood) -> str:
+    return "".join(
+        f"\n(… and {n - SHOWN_PER_RELATION:,} more {'incoming ' if inverse else ''}{r} triples not shown)"
+        for (r, inverse), n in sorted(around.cut.items())
+    )
 
 
 def _print_report(result: tuple[CitationReport, list[InputError]], args: argparse.Namespace) -> None:

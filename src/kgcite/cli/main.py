@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from kgcite.cli import answering, bench, evaluators, quotes, research, retrieve, serve
+from kgcite.cli.terminal import printable_streams
 from kgcite.errors import InputError, KgciteError, TrainError, UsageError, disk_full
 
 
@@ -45,6 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a command. Any :class:`KgciteError` becomes one ``kgcite: error: …`` line, no traceback:
     exit 2 for what the user fixes (input, options, training set-up), 1 for a model or store
     failing at run time (so scripts can retry those)."""
+    with printable_streams():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
@@ -60,6 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except (FileExistsError, NotADirectoryError) as exc:  # `--out FILE` where a folder is written
+        path = Path(str(exc.filename))
+        file = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
+        print(f"kgcite: error: {file}: is a file where a folder is expected; give a folder", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `kgcite kg show X | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        return 0
     except (OSError, sqlite3.Error) as exc:
         if not disk_full(exc):
             raise

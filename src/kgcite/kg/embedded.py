@@ -8,6 +8,8 @@ quad-pattern API, which skips query parsing and planning and is an order of magn
 from __future__ import annotations
 
 import bisect
+import fcntl
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -44,6 +46,23 @@ def _check_store_folder(path: Path, *, create: bool) -> None:
         raise InputError(path, None, None, "is not a kgcite store (create one with `kgcite kg load FILE --store DIR`)")
 
 
+def _written_elsewhere(path: Path) -> bool:
+    """Whether another process holds the store open for writing (RocksDB's POSIX lock on
+    ``LOCK``): a read-only view then sees a store still being loaded, often empty."""
+    try:
+        fd = os.open(path / "LOCK", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def _remove_orphans(path: Path) -> None:
     """Delete the bulk-load files a killed ``kg load`` left behind. Safe here: this process now
     holds the store's lock, and a finished bulk load leaves no ``bulk-*.sst`` (they are ingested)."""
@@ -72,6 +91,14 @@ class EmbeddedSparqlStore(SparqlStore):
         _check_store_folder(self.path, create=not read_only)
         try:
             if read_only:
+                if _written_elsewhere(self.path):
+                    raise InputError(
+                        self.path,
+                        None,
+                        None,
+                        "the store is open for writing by another process (a running kgcite kg load, or serve "
+                        "--store?); wait for the load to finish, or ask that process",
+                    )
                 self.store = Store.read_only(str(self.path))
             else:
                 self.path.mkdir(parents=True, exist_ok=True)

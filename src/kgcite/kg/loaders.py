@@ -95,7 +95,7 @@ def subgraph_to_biokalma(graph: Subgraph) -> list[dict[str, Any]]:
 def read_biokalma(path: str | Path) -> Iterator[BiokalmaItem]:
     """Items of a BioKaLMA ``*_question_graph.json`` file: ``[[question, [entity, ...]], ...]``."""
     try:
-        raw = Path(path).read_bytes()
+        raw = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")  # a byte order mark is no text
     except IsADirectoryError as exc:
         raise InputError(path, None, None, "is a folder, not a file") from exc
     except OSError as exc:

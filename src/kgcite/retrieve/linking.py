@@ -33,6 +33,10 @@ _NAME_RELATIONS = frozenset({"name", "given name", "surname", "family name", "in
 #: Neighbour triples read to tell namesakes apart: enough to find the question's other names,
 #: bounded for a hub.
 _EVIDENCE_TRIPLES = 2000
+#: The longest name looked up inside a longer run of capitalised words, in words, and the longest
+#: mention spelt loosely, in characters: a pasted page of names costs a bounded search.
+_NAME_WORDS = 12
+_FUZZY_CHARS = 80
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _WORD_SPLIT = re.compile(r"[\s,;:!?()\[\]\"“”]+")
 #: Function words that begin titles ("As Good as It Gets", "Being John Malkovich"): a span may.
@@ -222,10 +226,15 @@ class EntityLinker:
         ("Jafar Khan Lotf Ali Khan" → "Jafar Khan")."""
         candidates = self._by_label(text)
         words = text.split()
-        for size in range(len(words) - 1, 1, -1):
+        starters = None  # a pasted run of names (a 4,000-word run was 8M look-ups): try where a label can begin
+        if len(words) > _NAME_WORDS:
+            starters = {w for w in set(words) if w.lower() in ARTICLES or self._begins_a_label(w)}
+        for size in range(min(len(words) - 1, _NAME_WORDS), 1, -1):
             if candidates:
                 break
             for i in range(len(words) - size + 1):
+                if starters is not None and words[i] not in starters:
+                    continue
                 candidates = self._by_label(" ".join(words[i : i + size]))
                 if candidates:
                     break
@@ -238,7 +247,7 @@ class EntityLinker:
         chosen: dict[str, LinkedEntity] = {}
         for text, label in mentions:
             candidates, fuzzy = self._candidates(text), False
-            if not candidates and len(text) >= 5:
+            if not candidates and 5 <= len(text) <= _FUZZY_CHARS:
                 candidates, fuzzy = self._fuzzy(text), True
             typed = [c for c in candidates if type_ok(c, label)] or candidates
             if not typed:
@@ -255,6 +264,9 @@ class EntityLinker:
                 if found := self._fuzzy(gram, first_word_only=True):
                     return [LinkedEntity(found[0], gram, "", 0, True)]
         return list(chosen.values())
+
+    def _begins_a_label(self, word: str) -> bool:
+        return any(self.store.entities_by_label(w, prefix=True, limit=1) for w in {word, _spaced(word)})
 
     def _by_label(self, text: str) -> list[Entity]:
         """Exact (case-insensitive) label matches, ``_``/``-`` read as spaces and spaces as ``_``;

@@ -48,11 +48,20 @@ def parse(source: str, raw: str, *, as_html: bool | None = None) -> Document:
 
 
 def local_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The given files, and every HTML/text file under the given folders, in a stable order."""
+    """The given files, and every HTML/text file under the given folders, in a stable order. A
+    link inside a folder to a file outside it is left out: serving a folder never serves the
+    rest of the disk."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in TEXT_SUFFIXES))
+            root = p.resolve()
+            out.extend(
+                sorted(
+                    f
+                    for f in p.rglob("*")
+                    if f.is_file() and f.suffix.lower() in TEXT_SUFFIXES and f.resolve().is_relative_to(root)
+                )
+            )
         elif p.is_file():
             out.append(p)
         else:
