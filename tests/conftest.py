@@ -19,7 +19,7 @@ from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, server_params
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import OnnxNLI
-from tests.helpers import kgcite
+from tests.helpers import kgcite, virtuoso_or_skip
 
 
 def free_port() -> int:
@@ -170,3 +170,17 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         pytest.skip(f"cannot mount a small tmpfs to fill ({res.stderr.strip()}); the full-disk tests need root")
     yield folder
     subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+@pytest.fixture(scope="session")
+def virtuoso_biokalma(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Virtuoso on loopback holding the shipped BioKaLMA graph, loaded as a user would:
+    ``kgcite kg load FILES --endpoint URL``."""
+    server = virtuoso_or_skip(tmp_path_factory.mktemp("virtuoso-biokalma"))
+    try:
+        server.allow_updates()
+        res = kgcite("kg", "load", *map(str, shipped_biokalma()), "--endpoint", server.endpoint)
+        assert res.returncode == 0, res.stderr
+        yield server.endpoint
+    finally:
+        server.stop()

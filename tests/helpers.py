@@ -8,6 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from kgcite.kg.virtuoso import PACKAGE as VIRTUOSO_PACKAGE
+from kgcite.kg.virtuoso import Virtuoso, binary
+
 
 def kgcite_cmd() -> list[str]:
     """The installed `kgcite` command, as a user runs it (the module where it is not on PATH)."""
@@ -35,3 +40,14 @@ def kgcite(
 def resize_disk(folder: Path, size: str) -> None:
     """Make a :func:`small_disk` bigger (freeing space) or smaller."""
     subprocess.run(["mount", "-o", f"remount,size={size}", str(folder)], check=True)
+
+
+def virtuoso_or_skip(folder: Path) -> Virtuoso:
+    """A started private Virtuoso, or a skip naming the package (CI installs it: `.ci/run`)."""
+    if binary() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"virtuoso-t is not installed; .ci/run installs the Debian package {VIRTUOSO_PACKAGE}")
+        pytest.skip(f"virtuoso-t is not installed (apt install {VIRTUOSO_PACKAGE})")
+    server = Virtuoso(folder, buffers=5_000)
+    server.start()
+    return server

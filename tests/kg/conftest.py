@@ -22,6 +22,7 @@ from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, Entity, HttpSparqlStor
 from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
 from tests.conftest import free_port
+from tests.helpers import virtuoso_or_skip
 
 # Labels built to break naive query building: quotes, backslashes, newlines, braces, keywords.
 HOSTILE_LABEL = 'O\'Brien "the \\ quoted" } ; DROP ALL ; #'
@@ -170,16 +171,44 @@ def wikidata_endpoint(oxigraph_server: OxigraphServer) -> str:
     return oxigraph_server.serve("wikidata", wikidata_quads())
 
 
-GENERIC_BACKENDS = ["embedded", "embedded-sparql", "embedded-disk", "server"]
-WIKIDATA_BACKENDS = ["embedded", "server"]
+@pytest.fixture(scope="session")
+def virtuoso_generic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Virtuoso with the generic graph, loaded through kgcite (SPARQL updates)."""
+    server = virtuoso_or_skip(tmp_path_factory.mktemp("virtuoso-generic"))
+    try:
+        server.allow_updates()
+        with HttpSparqlStore(server.endpoint) as loader:
+            loader.add_quads(generic_quads())
+        yield server.endpoint
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def virtuoso_wikidata(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Virtuoso with the WikiData-spelled graph, as foreign data (no kgcite label keys)."""
+    server = virtuoso_or_skip(tmp_path_factory.mktemp("virtuoso-wikidata"))
+    try:
+        server.allow_updates()
+        with HttpSparqlStore(server.endpoint) as loader:
+            loader.add_quads(wikidata_quads(), label_keys=False)
+        yield server.endpoint
+    finally:
+        server.stop()
+
+
+GENERIC_BACKENDS = ["embedded", "embedded-sparql", "embedded-disk", "server", "virtuoso"]
+WIKIDATA_BACKENDS = ["embedded", "server", "virtuoso"]
 
 
 @pytest.fixture(params=GENERIC_BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
     """The generic test graph in each backend; every test using it runs once per backend."""
     kind = request.param
-    if kind == "server":
-        s: object = HttpSparqlStore(request.getfixturevalue("generic_endpoint"))
+    if kind in ("server", "virtuoso"):
+        s: object = HttpSparqlStore(
+            request.getfixturevalue("generic_endpoint" if kind == "server" else "virtuoso_generic")
+        )
     else:
         cls = EmbeddedSparqlStore if kind == "embedded-sparql" else EmbeddedStore
         s = cls(tmp_path / "store" if kind == "embedded-disk" else None)
@@ -191,8 +220,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
 @pytest.fixture(params=WIKIDATA_BACKENDS)
 def wd_store(request: pytest.FixtureRequest) -> Iterator[object]:
     """The WikiData-spelled graph, loaded as foreign data (no kgcite label keys)."""
-    if request.param == "server":
-        s: object = HttpSparqlStore(request.getfixturevalue("wikidata_endpoint"), WikidataScheme())
+    if request.param in ("server", "virtuoso"):
+        where = "wikidata_endpoint" if request.param == "server" else "virtuoso_wikidata"
+        s: object = HttpSparqlStore(request.getfixturevalue(where), WikidataScheme())
     else:
         s = EmbeddedStore(None, WikidataScheme())
         s.store.extend(wikidata_quads())  # type: ignore[attr-defined]

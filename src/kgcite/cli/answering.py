@@ -31,9 +31,9 @@ from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.jsonl import free_name
-from kgcite.kg import EmbeddedStore, Entity, InputError, SparqlStore, Subgraph, scheme_named
+from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, InputError, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
-from kgcite.kg.loaders import shipped_data
+from kgcite.kg.loaders import graph_quads, shipped_data
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
@@ -43,8 +43,25 @@ def _sample_answers() -> Path:
     return shipped_data("samples", "biokalma_sample_answers.jsonl")
 
 
+def _load_endpoint(args: argparse.Namespace) -> int:
+    """Insert the files into a SPARQL endpoint by SPARQL updates, file by file."""
+    scheme = scheme_named(args.scheme)
+    with HttpSparqlStore(args.endpoint, scheme, update_endpoint=args.update_endpoint) as store:
+        for path in args.files:
+            t0 = time.perf_counter()
+            quads = list(graph_quads(path, scheme))  # a bad line is found before anything is sent
+            n = store.add_quads(quads, progress=sys.stderr.isatty())
+            print(
+                f"{path}: {len(quads):,} quads read, {n:,} sent (with label keys) to {store.update_endpoint} "
+                f"in {time.perf_counter() - t0:.2f} s"
+            )
+    return 0
+
+
 def cmd_kg_load(args: argparse.Namespace) -> int:
     """Load files one by one: each file goes in whole or not at all, earlier files stay."""
+    if args.endpoint:
+        return _load_endpoint(args)
     store = EmbeddedStore(args.store, scheme_named(args.scheme))
     before = len(store)
     try:
@@ -378,7 +395,20 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
         metavar="FILE",
         help="graph files: BioKaLMA JSON, TSV triples, N-Triples/Turtle/N-Quads/TriG",
     )
-    load.add_argument("--store", metavar="DIR", required=True, help="store folder (created if missing)")
+    into = load.add_mutually_exclusive_group(required=True)
+    into.add_argument("--store", metavar="DIR", help="store folder (created if missing)")
+    into.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="a SPARQL 1.1 endpoint that accepts updates (Virtuoso: grant SPARQL_UPDATE; Oxigraph, Fuseki: "
+        "their /update); triples go into the graph urn:kgcite:graph. For tens of millions of triples use "
+        "the engine's own bulk loader on an N-Triples file (docs/scaling.md)",
+    )
+    load.add_argument(
+        "--update-endpoint",
+        metavar="URL",
+        help="where updates go when not --endpoint itself (default: --endpoint, or its /query replaced by /update)",
+    )
     scheme_option(load, "IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
     load.set_defaults(func=cmd_kg_load)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from kgcite.cli.common import json_option, kg_option, open_kg, positive_int
-from kgcite.kg import InputError
+from kgcite.cli.common import json_option, kg_option, open_kg, positive_int, scheme_option
+from kgcite.errors import UsageError
+from kgcite.kg import InputError, open_store
 
 
 def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
@@ -15,7 +16,10 @@ def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
     from kgcite.retrieve.topics import bracketed_topics
     from kgcite.runtime import Runtime
 
-    runtime = Runtime(store=open_kg(args.kg), cache=None)  # loads each model once, on first use
+    if bool(args.kg) == bool(args.endpoint):
+        raise UsageError("give one graph: --kg FILE|DIR or --endpoint URL")
+    store = open_store(args.endpoint, args.scheme) if args.endpoint else open_kg(args.kg)
+    runtime = Runtime(store=store, cache=None)  # loads each model once, on first use
     scorer: TextScorer = BM25Scorer() if args.scorer == "bm25" else HybridScorer(EmbeddingScorer(runtime.embedder))
     needs_linking = not args.topic and not bracketed_topics(args.question)
     search = ToGE(
@@ -52,7 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "entity, walk them (at most --max-neighbours entities each), keep the WIDTH best paths, to DEPTH hops. "
         "Topics: --topic, else [bracketed] names in the question (MetaQA style), else entity linking.",
     )
-    kg_option(tg, required=True)
+    kg_option(tg)
+    tg.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 query endpoint instead of --kg")
+    scheme_option(tg, "with --endpoint: IRI spelling of entities and relations")
     tg.add_argument(
         "--question",
         required=True,
