@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from kgcite.errors import KGError  # noqa: F401 - re-exported: stores raise it
@@ -54,3 +55,19 @@ class KGStore(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class BatchReads(Protocol):
+    """Reads of many entities in one round trip: what a remote store offers so that a graph walk
+    costs a few requests per step instead of one per entity (an embedded store has no need)."""
+
+    def relation_degrees_many(self, entity_ids: Sequence[str]) -> dict[str, list[tuple[str, bool, int]]]:
+        """:meth:`KGStore.relation_degrees` of each entity."""
+        ...
+
+    def match_many(
+        self, entity_ids: Sequence[str], relation: str, *, inverse: bool, limit: int
+    ) -> dict[str, list[Triple]]:
+        """For each entity, at most ``limit`` triples of ``relation`` from it (``inverse``: to it)."""
+        ...

@@ -22,7 +22,7 @@ import numpy as np
 
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.kg.model import Entity, Triple
-from kgcite.kg.store import KGStore
+from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
@@ -213,6 +213,7 @@ class GraphWalker:
         self._literal: bool | None = None
         self._fetched: dict[tuple[str, Step], list[Triple]] = {}
         self._offered: dict[str, tuple[Step, ...]] = {}
+        self._degrees: dict[str, list[tuple[str, bool, int]]] = {}  # read ahead in batches, not yet offered
         self.met: list[tuple[Step, ...]] = []
 
     def chains(self, topic: str, depth: int) -> dict[Chain, frozenset[str]]:
@@ -286,17 +287,38 @@ class GraphWalker:
         """Relations around (a sample of) the entities a chain has reached; never an entity's
         own name (a walk through it comes back where it started)."""
         found: dict[Step, None] = {}
-        for node in self._frontier(start, layers)[: self.relation_sample]:
+        sample = self._frontier(start, layers)[: self.relation_sample]
+        self._read_degrees(sample)
+        for node in sample:
             found.update(dict.fromkeys(self.around(node)))
         self.met.append(tuple(found))
         return [s for s in found if property_key(s.relation) != LABEL_PROPERTY]
+
+    def _read_degrees(self, nodes: Sequence[str]) -> None:
+        """On a store that reads many entities a request (a remote one), the relations around
+        every node not yet known, in one round trip per hundred."""
+        todo = [n for n in nodes if n not in self._offered and n not in self._degrees]
+        if isinstance(self.store, BatchReads) and len(todo) > 1:
+            self._degrees.update(self.store.relation_degrees_many(todo))
+
+    def _read_steps(self, nodes: Sequence[str], step: Step) -> None:
+        """The same for one step's triples from every node of a frontier."""
+        todo = [n for n in nodes if (n, step) not in self._fetched]
+        if isinstance(self.store, BatchReads) and len(todo) > 1:
+            found = self.store.match_many(todo, step.relation, inverse=step.inverse, limit=self.max_frontier + 1)
+            for node, triples in found.items():
+                if triples or not (step.inverse and self.links_by_name):  # a name link is looked up alone
+                    self._fetched[(node, step)] = triples
 
     def around(self, node: str) -> tuple[Step, ...]:
         """The steps a node offers (cached like :meth:`_fetch`)."""
         if node not in self._offered:
             if len(self._offered) > 200_000:
                 self._offered.clear()
-            steps = [Step(relation, inverse) for relation, inverse, _ in self.store.relation_degrees(node)]
+            degrees = self._degrees.pop(node, None)
+            if degrees is None:
+                degrees = self.store.relation_degrees(node)
+            steps = [Step(relation, inverse) for relation, inverse, _ in degrees]
             if self.links_by_name and (name := self._name(node)):
                 steps += [Step(t.relation, True) for t in self.store.match(value=name, limit=200)]
             self._offered[node] = tuple(dict.fromkeys(steps))
@@ -308,6 +330,7 @@ class GraphWalker:
         frontier = self._frontier(start, layers)
         cut = len(frontier) > self.max_frontier
         layer: Layer = {}
+        self._read_steps(frontier[: self.max_frontier], step)
         for node in frontier[: self.max_frontier]:
             triples = self._fetch(node, step)
             if len(triples) > self.max_frontier:
