@@ -126,8 +126,9 @@ def virtuoso_table(
     asked: dict[int, tuple[list[DatasetItem], list[DatasetItem], dict[str, list[dict[str, Any]]]]],
 ) -> str:
     """The same questions over a private Virtuoso holding the same quads (bulk-loaded from an
-    N-Triples export of the embedded store): metrics, answers equal to the embedded store's,
-    p50 and SPARQL requests per question."""
+    N-Triples export of the embedded store): metrics, questions whose answer set equals the
+    embedded store's (the order of equally good answers is the order each store returns rows
+    in), p50 and SPARQL requests per question."""
     import tempfile
 
     from pyoxigraph import RdfFormat
@@ -150,12 +151,12 @@ def virtuoso_table(
             before = remote.requests
             rows = path_rows(generator, items)
             per_question = (remote.requests - before) / max(1, len(items))
-            same = sum(a["predicted"] == b["predicted"] for a, b in zip(rows, embedded[name], strict=True))
+            same = sum(set(a["predicted"]) == set(b["predicted"]) for a, b in zip(rows, embedded[name], strict=True))
             m = answer_metrics(rows, held_by(store))
             out.append(
                 row(f"MetaQA {hops}-hop", f"{name}, Virtuoso", m) + (f"{same}/{len(rows)}", f"{per_question:.1f}")
             )
-    return format_table([*HEADERS, "same answers", "requests/q"], out)
+    return format_table([*HEADERS, "same answer set", "requests/q"], out)
 
 
 def main() -> None:

@@ -186,7 +186,7 @@ def measure(store: Any, graph: Graph, probes: int) -> dict[str, Any]:
         "ask, 2 hops": two,
         "requests/ask": requests,
         "hub ask ms": hub[0],
-        "hub note": next((r for r in answer.repairs if "values of" in r), "none"),
+        "hub note": next((r for r in answer.repairs if "values of" in r or "hub" in r), "none"),
     }
 
 

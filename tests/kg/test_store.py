@@ -1,11 +1,12 @@
 """One suite for every KGStore backend: embedded (pattern API, SPARQL, on disk) and a real
-Oxigraph SPARQL server; then the WikiData IRI scheme on the embedded store and the server."""
+Oxigraph SPARQL server and a real Virtuoso; then the WikiData IRI scheme on the embedded store and both servers."""
 
 from __future__ import annotations
 
 import pytest
 
 from kgcite.kg import KGStore, Triple
+from kgcite.kg.store import BatchReads
 from tests.kg.conftest import HOSTILE_ID, HOSTILE_LABEL, HOSTILE_NEWLINE, HOSTILE_VALUE, TRIPLES
 
 
@@ -85,6 +86,20 @@ def test_relation_degrees_count_both_directions(store: KGStore) -> None:
         ("residence", False, 1),
     ]
     assert store.relation_degrees("Q999999") == []
+
+
+def test_batched_reads_match_one_by_one(store: KGStore) -> None:
+    """What a remote store reads for a whole frontier in one request equals the single reads."""
+    if not isinstance(store, BatchReads):
+        pytest.skip("an embedded store reads entity by entity")
+    ids = ["Q212657", "Q367360", "Q1001", HOSTILE_ID, "Q999999"]
+    assert store.relation_degrees_many(ids) == {e: store.relation_degrees(e) for e in ids}
+    out = store.match_many(ids, "occupation", inverse=False, limit=5)
+    assert {e: sorted(t.key for t in ts) for e, ts in out.items()} == {
+        e: sorted(t.key for t in store.match(subject_id=e, relation="occupation")) for e in ids
+    }
+    back = store.match_many(["Q220", "Q367360"], "place of birth", inverse=True, limit=1)
+    assert [t.subject_id for t in back["Q220"]] == ["Q212657"] and back["Q367360"] == []
 
 
 def test_relations(store: KGStore) -> None:

@@ -48,3 +48,23 @@ def test_ask_in_the_wikidata_spelling_over_virtuoso(virtuoso_wikidata: str) -> N
     assert res.returncode == 0, res.stderr
     a = json.loads(res.stdout)
     assert a["linked"] == ["Q212657"] and a["predicted"] == ["Orazio Gentileschi"]
+
+
+def test_the_bulk_path_export_then_virtuosos_loader(tmp_path: Path) -> None:
+    """For big graphs: `kg export` writes N-Triples with label keys, Virtuoso's loader reads it."""
+    graph = tmp_path / "g.tsv"
+    graph.write_text("Marla Quenby\tfounded\tQuenby Bakery\nQuenby Bakery\tlocated in\tVarnholm\n")
+    store = tmp_path / "store"
+    assert kgcite("kg", "load", str(graph), "--store", str(store)).returncode == 0
+    server = virtuoso_or_skip(tmp_path / "v")
+    try:
+        exported = kgcite("kg", "export", "--store", str(store), "--out", str(server.folder / "g.nt"))
+        assert exported.returncode == 0, exported.stderr
+        server.bulk_load(server.folder / "g.nt")
+        local = kgcite("ask", "What did Marla Quenby found?", "--store", str(store), "--json", "--no-cache")
+        remote = kgcite("ask", "What did Marla Quenby found?", "--endpoint", server.endpoint, "--json", "--no-cache")
+        assert remote.returncode == 0, remote.stderr
+        assert json.loads(remote.stdout)["answer"] == json.loads(local.stdout)["answer"]
+        assert "Quenby Bakery" in json.loads(remote.stdout)["answer"]
+    finally:
+        server.stop()

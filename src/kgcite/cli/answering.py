@@ -86,6 +86,24 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kg_export(args: argparse.Namespace) -> int:
+    """The store's triples (every named graph merged) as one N-Triples file, written whole then renamed."""
+    out = Path(args.out)
+    tmp = out.with_name(out.name + ".tmp")
+    t0 = time.perf_counter()
+    with open_kg(args.store) as store:
+        if not isinstance(store, EmbeddedStore):
+            raise InputError(args.store, None, None, "is not an embedded store folder")
+        with tmp.open("wb") as fh:
+            n = 0
+            for quad in store.store.quads_for_pattern(None, None, None):
+                fh.write(f"{quad.subject} {quad.predicate} {quad.object} .\n".encode())
+                n += 1
+    tmp.replace(out)
+    print(f"{out}: {n:,} triples (N-Triples) in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 def _entity_json(entity: Entity, graph: Subgraph) -> dict[str, object]:
     return {
         "id": entity.id,
@@ -411,6 +429,17 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     )
     scheme_option(load, "IRI spelling used for BioKaLMA/TSV input (RDF input is loaded as written)")
     load.set_defaults(func=cmd_kg_load)
+
+    export = kg.add_parser(
+        "export",
+        help="write a store as N-Triples, label keys included: the file a SPARQL engine's bulk loader reads",
+        description="For tens of millions of triples, load a remote engine with its own bulk loader: kgcite kg "
+        "export --store DIR --out graph.nt, then (Virtuoso) ld_dir('FOLDER', 'graph.nt', 'urn:kgcite:graph'); "
+        "rdf_loader_run(); checkpoint; in isql-vt. See docs/scaling.md.",
+    )
+    export.add_argument("--store", metavar="DIR", required=True, help="an embedded store folder")
+    export.add_argument("--out", metavar="FILE.nt", required=True, help="the N-Triples file to write (replaced)")
+    export.set_defaults(func=cmd_kg_export)
 
     show = kg.add_parser("show", help="an entity (by id or label) with its one-hop triples")
     show.add_argument("entity", metavar="ENTITY", help="entity id (Q206534) or label (Stephen Crane, case-insensitive)")

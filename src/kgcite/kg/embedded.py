@@ -85,6 +85,7 @@ class EmbeddedSparqlStore(SparqlStore):
     ) -> None:
         super().__init__(scheme)
         self.path = Path(path) if path is not None else None
+        self.read_only = read_only
         if self.path is None:
             self.store = Store()
             return
@@ -135,7 +136,7 @@ class EmbeddedSparqlStore(SparqlStore):
         return len(self.store)
 
     def close(self) -> None:
-        if self.path is not None:
+        if self.path is not None and not self.read_only:  # a read-only store has nothing to flush (and refuses to)
             self.store.flush()
         del self.store
 

@@ -359,9 +359,13 @@ class GraphWalker:
             for layer in reversed(layers):
                 t, node, _ = layer[node]
                 chain.append(t)
-            label = triple.subject_label if target == triple.subject_id else triple.object_value
-            out.append(PathAnswer(target.lstrip("\x00"), label, tuple(reversed(chain)), walks))
+            out.append(PathAnswer(target.lstrip("\x00"), _label_of(target, triple), tuple(reversed(chain)), walks))
         return out
+
+
+def _label_of(target: str, triple: Triple) -> str:
+    """The label of the end a walk reached: the triple's subject (walked backwards) or its value."""
+    return triple.subject_label if target == triple.subject_id else triple.object_value
 
 
 class PathReasoner:
