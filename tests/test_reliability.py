@@ -216,6 +216,15 @@ def test_a_hub_is_answered_in_bounded_time_saying_what_it_left_out(hub_store: Pa
     assert a["timings"]["verify"] < 5 and took < 60, (a["timings"], took)
     text = kgcite("ask", "Who are the employees of Acme Corp?", "--store", str(hub_store)).stdout
     assert "note: statements: Acme Corp has 3,000 values of employee; 100 are stated" in text
+    # a count never rests on the part of a hub that was read ("So that makes 200 employees")
+    count = json.loads(
+        kgcite("ask", "How many employees does Acme Corp have?", "--store", str(hub_store), "--json").stdout
+    )
+    assert "that makes" not in count["answer"] and 200 not in count["predicted"] and "200" not in count["predicted"]
+    assert "statements: Acme Corp has 3,000 values of employee; 100 are stated" in count["repairs"]
+    # the hub's employees do not crowd the founder out of the facts retrieved around it
+    two = kgcite("ask", "Who founded Acme Corp and where was she born?", "--store", str(hub_store)).stdout
+    assert two.startswith("Acme Corp was founded by Jane Roe [1]. Jane Roe was born in Brackenford [2]."), two
     # a chain past the hub is still followed, its hub edges cut before they are read
     chain = kgcite("ask", "Where was the founder of Acme Corp born?", "--store", str(hub_store)).stdout
     assert chain.startswith("Acme Corp was founded by Jane Roe [1]. Jane Roe was born in Brackenford [2].")

@@ -171,30 +171,28 @@ def wikidata_endpoint(oxigraph_server: OxigraphServer) -> str:
     return oxigraph_server.serve("wikidata", wikidata_quads())
 
 
-@pytest.fixture(scope="session")
-def virtuoso_generic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Virtuoso with the generic graph, loaded through kgcite (SPARQL updates)."""
-    server = virtuoso_or_skip(tmp_path_factory.mktemp("virtuoso-generic"))
+def _virtuoso_holding(folder: Path, quads: list[Quad], *, label_keys: bool) -> Iterator[str]:
+    """A real Virtuoso holding ``quads``, loaded through kgcite (SPARQL updates); its endpoint."""
+    server = virtuoso_or_skip(folder)
     try:
         server.allow_updates()
         with HttpSparqlStore(server.endpoint) as loader:
-            loader.add_quads(generic_quads())
+            loader.add_quads(quads, label_keys=label_keys)
         yield server.endpoint
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def virtuoso_generic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The generic graph in Virtuoso, with kgcite's label keys as `kg load --endpoint` writes."""
+    yield from _virtuoso_holding(tmp_path_factory.mktemp("virtuoso-generic"), generic_quads(), label_keys=True)
 
 
 @pytest.fixture(scope="session")
 def virtuoso_wikidata(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Virtuoso with the WikiData-spelled graph, as foreign data (no kgcite label keys)."""
-    server = virtuoso_or_skip(tmp_path_factory.mktemp("virtuoso-wikidata"))
-    try:
-        server.allow_updates()
-        with HttpSparqlStore(server.endpoint) as loader:
-            loader.add_quads(wikidata_quads(), label_keys=False)
-        yield server.endpoint
-    finally:
-        server.stop()
+    """The WikiData-spelled graph in Virtuoso, as foreign data (no kgcite label keys)."""
+    yield from _virtuoso_holding(tmp_path_factory.mktemp("virtuoso-wikidata"), wikidata_quads(), label_keys=False)
 
 
 GENERIC_BACKENDS = ["embedded", "embedded-sparql", "embedded-disk", "server", "virtuoso"]

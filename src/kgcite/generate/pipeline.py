@@ -165,6 +165,15 @@ def _derived(done: Derived, planned: Sequence[Sentence], verified: Sequence[Sent
     return () if lost else done.predicted
 
 
+def _reads_a_cut(done: Derived, retrieval: Retrieval) -> bool:
+    """Whether a derived answer uses a relation retrieval read only part of (a hub's)."""
+    return any(
+        (t.subject_id, t.relation, False) in retrieval.cut
+        or (t.object_id is not None and (t.object_id, t.relation, True) in retrieval.cut)
+        for t in done.triples
+    )
+
+
 class Generator(ABC):
     """Template method: retrieve for a batch of questions, then the mode's own generation."""
 
@@ -432,7 +441,10 @@ class GroundedGenerator(Generator):
         said = retrieval.question.lower()
         # in the order the question names them: "Is A deeper than B?" asks about A
         linked = sorted(retrieval.linked, key=lambda le: said.find(le.mention.lower()) % (len(said) + 1))
-        return self.deriver.derive(analysis, retrieval.graph, [le.entity for le in linked])
+        done = self.deriver.derive(analysis, retrieval.graph, [le.entity for le in linked])
+        if done is not None and _reads_a_cut(done, retrieval):
+            return None  # a count or comparison of a hub's relation would rest on part of it
+        return done
 
     def statements(self, retrieval: Retrieval) -> Statements:
         analysis = self.analysis(retrieval)

@@ -297,7 +297,13 @@ class EntityLinker:
         seen = {le.entity.id for le in linked}
         out: list[Entity] = []
         for le in linked:
-            for t in around.about(le.entity.id) if around is not None else self.store.outgoing(le.entity.id):
+            triples = list(around.about(le.entity.id)) if around is not None else self.store.outgoing(le.entity.id)
+            per_relation: dict[str, int] = {}
+            for t in triples:
+                per_relation[t.relation] = per_relation.get(t.relation, 0) + 1
+            if max(per_relation.values(), default=0) > limit:  # rarer relations first: a founder is met
+                triples = sorted(triples, key=lambda t: per_relation[t.relation])  # before 2,500 employees
+            for t in triples:
                 if len(out) >= limit:
                     return out
                 if property_key(t.relation) in _NAME_RELATIONS:
