@@ -84,5 +84,6 @@ def biokalma_server() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def hub_server(hub_store: Path) -> Iterator[str]:
     """On IPv6 loopback: ``serve --host ::1`` answered 400 to everything."""
-    with served(["--no-cache", "--store", str(hub_store)], host="::1") as url:
+    # the TSV beside the store, loaded in memory: a server holding the store would lock out the CLI tests
+    with served(["--no-cache", "--kg", str(hub_store.parent / "hub.tsv")], host="::1") as url:
         yield url
