@@ -244,6 +244,24 @@ def test_a_full_disk_is_one_line_and_a_rerun_resumes_with_nothing_lost_or_double
     assert ids[: len(kept)] == kept and len(ids) == len(set(ids)) == 6
 
 
+def test_a_full_disk_in_the_other_writers_is_one_line(small_disk: Path, tmp_path: Path) -> None:
+    """`eval all` and `build caqa` write their outputs through the same handler as `run`."""
+    (small_disk / "filler").write_bytes(b"x" * 4096)
+    sample = tmp_path / "s.jsonl"
+    answers(sample, 2)
+    graph = tmp_path / "g.tsv"
+    graph.write_text("".join(f"Person {i}\tborn in\tTown {i % 5}\n" for i in range(60)))
+    for args in (
+        ("eval", "all", "--answers", str(sample), "--out", str(small_disk / "eval"), "--no-nli"),
+        ("build", "caqa", "--kg", str(graph), "--generate", "20", "--out", str(small_disk / "caqa")),
+    ):
+        res = kgcite(*args)
+        assert res.returncode == 1 and "the disk is full" in res.stderr and "Traceback" not in res.stderr, (
+            args,
+            res.stderr[-500:],
+        )
+
+
 def test_a_full_disk_during_kg_load_is_one_line_and_a_rerun_completes(small_disk: Path, tmp_path: Path) -> None:
     graph = tmp_path / "g.tsv"
     graph.write_text("".join(f"Person {i}\tborn in\tTown {i % 50}\n" for i in range(3000)))
