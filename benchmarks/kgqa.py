@@ -35,8 +35,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pyoxigraph import DefaultGraph
-
 from kgcite.bench.metaqa import MetaQAGraph, MetaQAQuestion, read_questions
 from kgcite.evaluate.metrics.answers import answer_metrics, held_by
 from kgcite.evaluate.records.report import format_table
@@ -131,9 +129,8 @@ def virtuoso_table(
     in), p50 and SPARQL requests per question."""
     import tempfile
 
-    from pyoxigraph import RdfFormat
-
     from kgcite.kg import HttpSparqlStore
+    from kgcite.kg.rdf import write_ntriples
     from kgcite.kg.virtuoso import Virtuoso
 
     name, path_spec = spec
@@ -141,7 +138,7 @@ def virtuoso_table(
     with tempfile.TemporaryDirectory() as tmp, Virtuoso(Path(tmp) / "virtuoso") as server:
         dump = server.folder / "metaqa.nt"
         t0 = time.perf_counter()
-        store.store.dump(str(dump), format=RdfFormat.N_TRIPLES, from_graph=DefaultGraph())
+        write_ntriples(store.store.quads_for_pattern(None, None, None), dump)
         server.bulk_load(dump)
         print(f"Virtuoso: {len(store):,} quads bulk-loaded in {time.perf_counter() - t0:.1f} s")
         remote = HttpSparqlStore(server.endpoint)

@@ -36,7 +36,7 @@ from pyoxigraph import Literal, NamedNode, Quad
 
 from kgcite.evaluate.records.report import format_table
 from kgcite.kg import EmbeddedStore, HttpSparqlStore, IriScheme
-from kgcite.kg.rdf import with_label_keys
+from kgcite.kg.rdf import with_label_keys, write_ntriples
 from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
 from kgcite.kg.virtuoso import Virtuoso, binary
 from kgcite.runtime import Runtime
@@ -221,9 +221,7 @@ def run_virtuoso(graph: Graph, folder: Path, probes: int, buffers: int) -> dict[
     with Virtuoso(folder / "virtuoso", buffers=buffers, query_timeout_s=600) as server:
         t0 = time.perf_counter()
         dump = server.folder / "graph.nt"
-        with dump.open("w", encoding="utf-8") as f:
-            for q in with_label_keys(graph.quads()):
-                f.write(f"{q.subject} {q.predicate} {q.object} .\n")
+        write_ntriples(with_label_keys(graph.quads()), dump)
         server.bulk_load(dump)
         load = time.perf_counter() - t0
         dump.unlink()

@@ -34,6 +34,7 @@ from kgcite.jsonl import free_name
 from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, InputError, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
 from kgcite.kg.loaders import graph_quads, shipped_data
+from kgcite.kg.rdf import write_ntriples
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
@@ -89,17 +90,11 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
 def cmd_kg_export(args: argparse.Namespace) -> int:
     """The store's triples (every named graph merged) as one N-Triples file, written whole then renamed."""
     out = Path(args.out)
-    tmp = out.with_name(out.name + ".tmp")
     t0 = time.perf_counter()
     with open_kg(args.store) as store:
         if not isinstance(store, EmbeddedStore):
             raise InputError(args.store, None, None, "is not an embedded store folder")
-        with tmp.open("wb") as fh:
-            n = 0
-            for quad in store.store.quads_for_pattern(None, None, None):
-                fh.write(f"{quad.subject} {quad.predicate} {quad.object} .\n".encode())
-                n += 1
-    tmp.replace(out)
+        n = write_ntriples(store.store.quads_for_pattern(None, None, None), out)
     print(f"{out}: {n:,} triples (N-Triples) in {time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -8,6 +8,7 @@ query) *before* any triple is fetched, and the counts are kept to say what was l
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kgcite.kg.model import Subgraph, Triple
@@ -25,25 +26,37 @@ class Neighbourhood:
     graph: Subgraph
     cut: dict[tuple[str, bool], int] = field(default_factory=dict)
 
-    def _counts(self) -> dict[tuple[str, bool], int]:
-        """Triples per (relation, inverse): the store's count where cut, the graph's otherwise."""
-        entity = self.graph.entities[0].id if self.graph.entities else None
-        counts: dict[tuple[str, bool], int] = {}
-        for t in self.graph.triples:
-            key = (t.relation, t.subject_id != entity)
-            counts[key] = counts.get(key, 0) + 1
-        return counts | self.cut
+    @property
+    def _entity(self) -> str | None:
+        return self.graph.entities[0].id if self.graph.entities else None
 
     @property
     def total(self) -> int:
         """How many triples the store holds around the entity (the graph's plus those cut)."""
-        return sum(self._counts().values())
+        return sum((relation_counts(self.graph.triples, self._entity) | self.cut).values())
 
     def smallest_first(self) -> list[Triple]:
-        """The triples, rarer relations first: a page of a hub shows its founder before its
-        thousands of employees."""
-        counts, entity = self._counts(), self.graph.entities[0].id if self.graph.entities else None
-        return sorted(self.graph.triples, key=lambda t: counts[(t.relation, t.subject_id != entity)])
+        """The triples, rarer relations first (by the store's counts): a page of a hub shows its
+        founder before its thousands of employees."""
+        return rarest_first(self.graph.triples, self._entity, self.cut)
+
+
+def relation_counts(triples: Sequence[Triple], entity_id: str | None) -> dict[tuple[str, bool], int]:
+    """Triples per ``(relation, inverse)`` around ``entity_id`` (inverse: the entity is the object)."""
+    counts: dict[tuple[str, bool], int] = {}
+    for t in triples:
+        key = (t.relation, t.subject_id != entity_id)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def rarest_first(
+    triples: Sequence[Triple], entity_id: str | None, held: Mapping[tuple[str, bool], int] | None = None
+) -> list[Triple]:
+    """The triples around an entity, those of rarer relations first (stable); ``held``: the
+    store's counts of relations read only in part."""
+    counts = relation_counts(triples, entity_id) | dict(held or {})
+    return sorted(triples, key=lambda t: counts[(t.relation, t.subject_id != entity_id)])
 
 
 def capped_one_hop(store: KGStore, entity_id: str, per_relation: int = PER_RELATION) -> Neighbourhood:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Quad
 
@@ -52,3 +53,21 @@ def with_label_keys(quads: Iterable[Quad]) -> Iterator[Quad]:
             key = label_key(quad.object.value)
             if key:
                 yield Quad(quad.subject, _KEY, Literal(key), quad.graph_name)
+
+
+def ntriple(quad: Quad) -> str:
+    """The quad's triple as one N-Triples statement (terms escaped by pyoxigraph; graph dropped)."""
+    return f"{quad.subject} {quad.predicate} {quad.object} ."
+
+
+def write_ntriples(quads: Iterable[Quad], path: Path) -> int:
+    """Write the quads' triples to ``path`` as N-Triples, whole under ``NAME.tmp`` then renamed:
+    the file an engine's bulk loader reads. Returns how many were written."""
+    tmp = path.with_name(path.name + ".tmp")
+    n = 0
+    with tmp.open("w", encoding="utf-8") as fh:
+        for quad in quads:
+            fh.write(ntriple(quad) + "\n")
+            n += 1
+    tmp.replace(path)
+    return n

@@ -26,7 +26,7 @@ from pyoxigraph import (
 )
 
 from kgcite.kg.model import Entity, Subgraph, Triple
-from kgcite.kg.rdf import with_label_keys
+from kgcite.kg.rdf import ntriple, with_label_keys
 from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
 from kgcite.kg.store import KGError
 
@@ -465,7 +465,7 @@ class HttpSparqlStore(SparqlStore):
 
             bar = tqdm(desc=f"insert into {self.update_endpoint}", unit=" quads", unit_scale=True)
         for quad in with_label_keys(quads) if label_keys else quads:
-            chunk.append(f"{quad.subject} {quad.predicate} {quad.object} .")
+            chunk.append(ntriple(quad))
             if len(chunk) >= batch:
                 sent += self._insert(chunk, graph)
                 chunk = []

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kgcite.kg.hubs import rarest_first, relation_counts
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph
 from kgcite.kg.scheme import label_key
@@ -298,11 +299,8 @@ class EntityLinker:
         out: list[Entity] = []
         for le in linked:
             triples = list(around.about(le.entity.id)) if around is not None else self.store.outgoing(le.entity.id)
-            per_relation: dict[str, int] = {}
-            for t in triples:
-                per_relation[t.relation] = per_relation.get(t.relation, 0) + 1
-            if max(per_relation.values(), default=0) > limit:  # rarer relations first: a founder is met
-                triples = sorted(triples, key=lambda t: per_relation[t.relation])  # before 2,500 employees
+            if max(relation_counts(triples, le.entity.id).values(), default=0) > limit:
+                triples = rarest_first(triples, le.entity.id)  # a founder is met before 2,500 employees
             for t in triples:
                 if len(out) >= limit:
                     return out

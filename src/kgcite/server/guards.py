@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from fastapi import HTTPException
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 
@@ -64,8 +65,6 @@ class BodyLimit:
 
         async def limited() -> dict[str, Any]:
             nonlocal seen, done
-            from fastapi import HTTPException
-
             if done:  # the body is in: what is left to receive is the client going away
                 message: dict[str, Any] = await receive()
                 return message
