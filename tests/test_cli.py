@@ -24,6 +24,7 @@ KEYS = {
     "f1_macro",
     "n_skipped",
     "n_no_graph",
+    "n_minimum",
 }
 
 
@@ -394,3 +395,65 @@ def test_counts_below_one_are_refused_in_one_line(args: tuple[str, ...]) -> None
     """A zero batch, beam or concurrency looped, hung or raised a traceback; now argparse says why."""
     res = kgcite(*args)
     assert res.returncode == 2 and "must be 1 or more" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("spec", ["metaqa:4-hop", "metaqa:2hop", "biokalma:foo", "nosuch"])
+def test_an_unknown_dataset_is_one_line_naming_the_choices(spec: str, tmp_path: Path) -> None:
+    res = kgcite("run", "--dataset", spec, "--out", str(tmp_path / "out.jsonl"))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert f"unknown dataset '{spec}'" in res.stderr and "metaqa:1-hop" in res.stderr
+
+
+def test_an_unquoted_question_gets_a_hint_to_quote_it() -> None:
+    res = kgcite("ask", "Where", "was", "Stephen", "Crane", "born?")
+    assert res.returncode == 2 and "unrecognized arguments: was Stephen Crane born?" in res.stderr
+    assert "goes in quotes" in res.stderr
+    assert "goes in quotes" not in kgcite("ask", "Who?", "--bogus", "1").stderr  # an unknown option is no question
+
+
+def test_a_failed_first_load_leaves_no_store_and_csv_graphs_load(tmp_path: Path) -> None:
+    bad = tmp_path / "two.tsv"
+    bad.write_text("Alpha\tknows\n")
+    store = tmp_path / "store"
+    res = kgcite("kg", "load", str(bad), "--store", str(store))
+    assert res.returncode == 2 and f"{bad}:1: expected head<TAB>relation<TAB>tail, got 2 fields" in res.stderr
+    assert "no store was made" in res.stderr and not store.exists()
+    good = tmp_path / "people.csv"
+    good.write_text('head,relation,tail\n"Smith, John",works at,Acme\n')
+    assert kgcite("kg", "load", str(good), "--store", str(store)).returncode == 0
+    shown = kgcite("kg", "show", "Smith, John", "--store", str(store), "--json")
+    assert json.loads(shown.stdout)[0]["outgoing"] == [["works at", "Acme", "Acme"]]
+
+
+def test_kg_load_notes_likely_namesakes_in_a_tsv(tmp_path: Path) -> None:
+    kb = tmp_path / "people.tsv"
+    lines = [f"Person {i}\tborn in\tTown {i}" for i in range(19)]
+    kb.write_text("\n".join([*lines, "Anne Hathaway\tborn in\tStratford", "Anne Hathaway\tborn in\tBrooklyn"]) + "\n")
+    res = kgcite("kg", "load", str(kb), "--store", str(tmp_path / "store"))
+    assert res.returncode == 0, res.stderr
+    assert (
+        "1 entity holds 2 or more values of born in (Anne Hathaway (2)), which 95% of its entities hold once"
+        in res.stderr
+    )
+    assert "namesakes are one entity" in res.stderr
+
+
+def test_precision_without_minimum_sets_is_not_a_zero(tmp_path: Path, answers: Path) -> None:
+    lines = [json.loads(x) for x in answers.read_text().splitlines() if x.strip()]
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps({**o, "minimum_knowledge": []}) + "\n" for o in lines))
+    res = kgcite("eval", "citations", "--answers", str(bare))
+    assert res.returncode == 0, res.stderr
+    assert "precision      n/a    n/a" in res.stdout and "n/a (no minimum knowledge sets" in res.stdout
+    got = json.loads(kgcite("eval", "citations", "--answers", str(bare), "--json").stdout)
+    assert got["precision_micro"] is None and got["precision_macro"] is None and got["n_minimum"] == 0
+    assert got["correctness"] is not None
+
+
+def test_build_caqa_says_what_it_could_not_make(tmp_path: Path) -> None:
+    kb = tmp_path / "tiny.txt"
+    kb.write_text("A|r|B\nB|s|C\nC|r|D\nD|s|E\n")
+    res = kgcite("build", "caqa", "--kg", str(kb), "--generate", "60", "--out", str(tmp_path / "caqa"))
+    assert res.returncode == 0, res.stderr
+    assert "--generate 60 asked for more questions than the graph gave" in res.stderr
+    assert "are empty" in res.stderr or "is empty" in res.stderr

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from kgcite.errors import UsageError
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.jsonl import appending, read_jsonl, read_trimmed
 from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
@@ -79,7 +80,9 @@ def metaqa_dataset(spec: str) -> list[DatasetItem]:
     hops_text = parts[1] if len(parts) > 1 else ""
     split = parts[2] if len(parts) > 2 else "test"
     if hops_text not in ("1-hop", "2-hop", "3-hop") or split not in ("test", "dev") or len(parts) > 3:
-        raise ValueError(f"unknown dataset {spec!r}; use metaqa:1-hop|2-hop|3-hop[:test|:dev]")
+        raise UsageError(
+            f"unknown dataset {spec!r}; use metaqa:1-hop, metaqa:2-hop or metaqa:3-hop (add :dev for the dev split)"
+        )
     hops = int(hops_text[0])
     return [
         DatasetItem(f"metaqa-{hops}hop-{split}-{q.line}", q.question, answers=q.answers, topic=(q.topic,))
@@ -97,8 +100,8 @@ def dataset(name: str) -> list[DatasetItem]:
     base, _, split = name.partition(":")
     if base == "metaqa":
         return metaqa_dataset(name)
-    if base != "biokalma":
-        raise ValueError(
+    if base != "biokalma" or split not in ("", "specific", "general"):
+        raise UsageError(
             f"unknown dataset {name!r}; available: biokalma, biokalma:specific, biokalma:general, metaqa:1-hop|2-hop|3-hop[:dev], or a .jsonl file"
         )
     splits = [split] if split else ["specific", "general"]

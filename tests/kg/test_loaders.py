@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, InputError, WikidataScheme
-from kgcite.kg.loaders import biokalma_subgraph, read_biokalma, read_tsv, shipped_biokalma
+from kgcite.kg.loaders import biokalma_subgraph, read_biokalma, read_csv, read_tsv, shipped_biokalma
 
 
 def test_shipped_biokalma_is_complete_with_its_license() -> None:
@@ -69,6 +69,31 @@ def test_tsv_reader_metaqa_style(tmp_path: Path) -> None:
     kb.write_text("a||c\n")
     with pytest.raises(InputError, match=r"kb.txt:1: relation: empty"):
         list(read_tsv(kb))
+    kb.write_text("Alpha\tknows\n")  # a tab, no bar: the tab form, with its real field count
+    with pytest.raises(InputError, match=r"kb.txt:1: expected head<TAB>relation<TAB>tail, got 2 fields"):
+        list(read_tsv(kb))
+    kb.write_text("Alpha\n")
+    with pytest.raises(InputError, match=r"got 1 field$"):
+        list(read_tsv(kb))
+
+
+def test_csv_reader_quotes_and_header(tmp_path: Path) -> None:
+    g = tmp_path / "g.csv"
+    g.write_text('Subject,Predicate,Object\n"Smith, John",works at,Acme\nAcme,"founded by","Smith, John"\n')
+    assert [t.key for t in read_csv(g)] == [
+        ("Smith, John", "works at", "Acme"),
+        ("Acme", "founded by", "Smith, John"),
+    ]
+    g.write_text("head,relation,tail\n")  # a header alone: no triple
+    assert list(read_csv(g)) == []
+    g.write_text("a,b,c\nhead,relation,tail\n")  # only a first line is a header
+    assert [t.key for t in read_csv(g)] == [("a", "b", "c"), ("head", "relation", "tail")]
+    g.write_text("a,b,c\na,b\n")
+    with pytest.raises(InputError, match=r"g.csv:2: expected head,relation,tail, got 2 fields"):
+        list(read_csv(g))
+    g.write_text('a,"b\n')
+    with pytest.raises(InputError, match=r"g.csv:1: not a CSV line"):
+        list(read_csv(g))
 
 
 def test_tsv_graph_in_store_has_incoming_edges(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -33,7 +34,8 @@ from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.jsonl import free_name
 from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, InputError, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
-from kgcite.kg.loaders import graph_quads, shipped_data
+from kgcite.kg.loaders import file_kind, graph_quads, read_csv, read_tsv, shipped_data
+from kgcite.kg.namesakes import likely_namesakes
 from kgcite.kg.rdf import write_ntriples
 from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
@@ -59,10 +61,28 @@ def _load_endpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _note_namesakes(path: str) -> None:
+    """In a TSV or CSV graph an entity's text is its id: say where two entities seem merged."""
+    kind = file_kind(path)
+    if kind not in ("tsv", "csv"):
+        return
+    found = likely_namesakes(read_csv(path) if kind == "csv" else read_tsv(path))
+    for f in found[:3]:
+        print(f"note: {path}: {f.describe()}", file=sys.stderr)
+    if found:
+        print(
+            "note: each entity of a TSV or CSV graph is named by its text, so namesakes are one entity; "
+            "to keep them apart, write distinct names or use RDF or BioKaLMA JSON with ids (docs/graphs.md, Ids)",
+            file=sys.stderr,
+        )
+
+
 def cmd_kg_load(args: argparse.Namespace) -> int:
-    """Load files one by one: each file goes in whole or not at all, earlier files stay."""
+    """Load files one by one: each file goes in whole or not at all, earlier files stay; a store
+    that the first file failed to make is not left behind as an empty folder."""
     if args.endpoint:
         return _load_endpoint(args)
+    made = not Path(args.store).exists()
     store = EmbeddedStore(args.store, scheme_named(args.scheme))
     before = len(store)
     try:
@@ -71,19 +91,24 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
             try:
                 n = store.load(path, progress=sys.stderr.isatty())
             except InputError:
-                print(f"kgcite: nothing of {path} was loaded; files before it stay in {args.store}", file=sys.stderr)
+                kept = "no store was made" if made and not len(store) else f"files before it stay in {args.store}"
+                print(f"kgcite: nothing of {path} was loaded; {kept}", file=sys.stderr)
                 raise
             print(
                 f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s "
                 "(a quad is one RDF statement: each fact is one, and so is each entity's label and kind)"
             )
+            _note_namesakes(path)
     finally:
-        added = len(store) - before
-        print(
-            f"store {args.store}: {len(store):,} quads, {added:+,} by this load (the store adds a label quad per "
-            "relation; a quad already there is not stored twice)"
-        )
+        added, total = len(store) - before, len(store)
         store.close()
+        if made and not total:
+            shutil.rmtree(args.store, ignore_errors=True)
+        else:
+            print(
+                f"store {args.store}: {total:,} quads, {added:+,} by this load (the store adds a label quad per "
+                "relation; a quad already there is not stored twice)"
+            )
     return 0
 
 

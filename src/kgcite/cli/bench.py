@@ -13,16 +13,18 @@ from typing import Any
 
 from kgcite.cli.common import kg_option, llm_options, open_kg, store_options
 from kgcite.kg import InputError
-from kgcite.kg.loaders import file_kind, read_tsv
+from kgcite.kg.loaders import file_kind, read_csv, read_tsv
 from kgcite.kg.model import Triple
 
 
 def graph_triples(location: str) -> Iterable[Triple]:
-    """Every triple of a graph file (TSV read directly; other formats through the embedded store) or store folder."""
+    """Every triple of a graph file (TSV and CSV read directly; other formats through the embedded
+    store) or store folder."""
 
     path = Path(location)
-    if path.is_file() and file_kind(path) == "tsv":
-        return read_tsv(path)
+    kind = file_kind(path) if path.is_file() else None
+    if kind in ("tsv", "csv"):
+        return read_csv(path) if kind == "csv" else read_tsv(path)
     return open_kg(location).match()
 
 
@@ -73,6 +75,13 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
 
         generated = path_samples(index, args.generate, args.seed)
         print(f"generated {len(generated):,} path questions of 1-3 hops from the graph", file=sys.stderr)
+        if len(generated) < args.generate:
+            print(
+                f"kgcite: warning: --generate {args.generate} asked for more questions than the graph gave "
+                f"({len(generated):,}): a question starts at a distinct entity and needs a walk of 1-3 hops "
+                "that ends in 1-5 answers",
+                file=sys.stderr,
+            )
         samples += generated
     builder = CaqaBuilder(index, seed=args.seed)
     built = []
@@ -106,6 +115,13 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     )
     print(stats)
     print(f"wrote {args.out}/train.jsonl, dev.jsonl, test.jsonl, stats.md, skipped.jsonl", file=sys.stderr)
+    empty = [name for name in ("train", "dev", "test") if not (Path(args.out) / f"{name}.jsonl").stat().st_size]
+    if empty:
+        print(
+            f"kgcite: warning: {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: "
+            f"{len(samples):,} questions are too few for an 80/10/10 split by question (give more questions)",
+            file=sys.stderr,
+        )
     return 0
 
 

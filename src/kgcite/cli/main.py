@@ -9,6 +9,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from kgcite.cli import answering, bench, evaluators, quotes, research, retrieve, serve
 from kgcite.cli.terminal import printable_streams
@@ -24,8 +25,18 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a hint where words it did not expect are most likely an unquoted question."""
+
+    def error(self, message: str) -> NoReturn:
+        extra = message.removeprefix("unrecognized arguments: ")
+        if extra != message and not any(w.startswith("-") for w in extra.split()):
+            message += '; text with spaces goes in quotes: kgcite ask "Where was Stephen Crane born?"'
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kgcite",
         description="Verifiable question answering over knowledge graphs: citations to KG triples, [NA], and their metrics.",
     )

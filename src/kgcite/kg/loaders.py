@@ -1,4 +1,4 @@
-"""Readers for the graph formats kgcite ships or meets: BioKaLMA JSON, RDF, ``head|rel|tail`` TSV.
+"""Readers for the graph formats kgcite ships or meets: BioKaLMA JSON, RDF, ``head|rel|tail`` TSV, CSV.
 
 Every reader validates as it goes and names the file, the line (or item) and the field of the
 first bad record, so a user can fix the input instead of guessing.
@@ -133,28 +133,72 @@ def shipped_biokalma(split: str = "all") -> list[Path]:
     return [shipped_data("biokalma", n) for n in names]
 
 
-def read_tsv(path: str | Path, *, sep: str | None = None) -> Iterator[Triple]:
-    """``head|relation|tail`` lines (MetaQA ``kb.txt``) or ``head<TAB>relation<TAB>tail``; heads
-    and tails are entities named by their text. ``sep=None``: a line with exactly two tabs is
-    tab-separated, any other ``|``-separated (names may hold the other separator)."""
+def _lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """Numbered lines that hold data: not blank, not a ``#`` comment."""
     from kgcite.jsonl import text_lines
 
     for lineno, text in text_lines(path):
         if isinstance(text, InputError):
             raise text
         line = text.rstrip("\n\r")
-        if not line.strip() or line.startswith("#"):
+        if line.strip() and not line.startswith("#"):
+            yield lineno, line
+
+
+def _name_triple(path: str | Path, lineno: int, parts: list[str], shape: str) -> Triple:
+    """A head, relation and tail named by their text (the text is each entity's id)."""
+    if len(parts) != 3:
+        raise InputError(
+            path, lineno, None, f"expected {shape}, got {len(parts)} field{'' if len(parts) == 1 else 's'}"
+        )
+    head, rel, tail = (p.strip() for p in parts)
+    for name, value in (("head", head), ("relation", rel), ("tail", tail)):
+        if not value:
+            raise InputError(path, lineno, name, "empty")
+    return Triple(head, head, rel, tail, tail)
+
+
+def read_tsv(path: str | Path, *, sep: str | None = None) -> Iterator[Triple]:
+    """``head|relation|tail`` lines (MetaQA ``kb.txt``) or ``head<TAB>relation<TAB>tail``; heads
+    and tails are entities named by their text. ``sep=None``: a line with exactly two tabs, or
+    tabs and no ``|``, is tab-separated, any other ``|``-separated (names may hold the other
+    separator)."""
+    for lineno, line in _lines(path):
+        tabs = line.count("\t")
+        cut = sep or ("\t" if tabs == 2 or (tabs and "|" not in line) else "|")
+        shown = "<TAB>" if cut == "\t" else cut
+        yield _name_triple(path, lineno, line.split(cut), f"head{shown}relation{shown}tail")
+
+
+#: First lines of a CSV graph read as its header, not as a triple.
+CSV_HEADERS = frozenset(
+    [
+        ("head", "relation", "tail"),
+        ("head", "rel", "tail"),
+        ("subject", "predicate", "object"),
+        ("subject", "relation", "object"),
+        ("source", "relation", "target"),
+        ("from", "relation", "to"),
+    ]
+)
+
+
+def read_csv(path: str | Path) -> Iterator[Triple]:
+    """``head,relation,tail`` lines, fields quoted as spreadsheets write them (``"Smith, John"``),
+    with or without a header line (:data:`CSV_HEADERS`); entities named by their text as in TSV."""
+    import csv
+
+    first = True
+    for lineno, line in _lines(path):
+        try:
+            parts = next(csv.reader([line], strict=True))
+        except csv.Error as exc:
+            raise InputError(path, lineno, None, f"not a CSV line: {exc}") from exc
+        if first and tuple(p.strip().lower() for p in parts) in CSV_HEADERS:
+            first = False
             continue
-        cut = sep or ("\t" if line.count("\t") == 2 else "|")
-        parts = line.split(cut)
-        if len(parts) != 3:
-            shown = "<TAB>" if cut == "\t" else cut
-            raise InputError(path, lineno, None, f"expected head{shown}relation{shown}tail, got {len(parts)} fields")
-        head, rel, tail = (p.strip() for p in parts)
-        for name, value in (("head", head), ("relation", rel), ("tail", tail)):
-            if not value:
-                raise InputError(path, lineno, name, "empty")
-        yield Triple(head, head, rel, tail, tail)
+        first = False
+        yield _name_triple(path, lineno, parts, "head,relation,tail")
 
 
 _RDF_FORMATS = {".nt": RdfFormat.N_TRIPLES, ".ttl": RdfFormat.TURTLE, ".nq": RdfFormat.N_QUADS, ".trig": RdfFormat.TRIG}
@@ -180,19 +224,22 @@ def read_rdf(path: str | Path) -> Iterator[Quad]:
 
 
 def file_kind(path: str | Path) -> str:
-    """``biokalma``, ``tsv`` or ``rdf``, from the file name."""
+    """``biokalma``, ``tsv``, ``csv`` or ``rdf``, from the file name."""
     suffix = Path(path).suffix.lower()
     if suffix == ".json":
         return "biokalma"
     if suffix in (".txt", ".tsv"):
         return "tsv"
+    if suffix == ".csv":
+        return "csv"
     if suffix in _RDF_FORMATS:
         return "rdf"
     raise InputError(
         path,
         None,
         None,
-        "unknown graph format: expected .json (BioKaLMA), .txt/.tsv (head|rel|tail) or RDF (.nt .ttl .nq .trig)",
+        "unknown graph format: expected .json (BioKaLMA), .txt/.tsv (head|rel|tail), .csv (head,rel,tail) "
+        "or RDF (.nt .ttl .nq .trig)",
     )
 
 
@@ -205,7 +252,8 @@ def graph_quads(path: str | Path, scheme: IriScheme) -> Iterator[Quad]:
     if kind == "biokalma":
         subgraphs: Iterator[Subgraph] = (item.graph for item in read_biokalma(path))
     else:
-        subgraphs = (Subgraph((Entity(t.subject_id, t.subject_label),), (t,)) for t in read_tsv(path))
+        named = read_csv(path) if kind == "csv" else read_tsv(path)
+        subgraphs = (Subgraph((Entity(t.subject_id, t.subject_label),), (t,)) for t in named)
     seen: set[str] = set()
     for graph in subgraphs:
         for entity in graph.entities:

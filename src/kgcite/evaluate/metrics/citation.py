@@ -34,8 +34,9 @@ class AnswerCitationScore:
 
     @property
     def precision(self) -> float | None:
-        """None for an answer with no citation: it has no precision (left out of macro)."""
-        return self.n_precise / self.n_citations if self.n_citations else None
+        """None for an answer with no citation or no minimum set: it has no precision (left out of
+        macro; precision against an empty set would read 0 whatever was cited)."""
+        return self.n_precise / self.n_citations if self.n_citations and self.n_minimum else None
 
     @property
     def recall(self) -> float | None:
@@ -99,6 +100,7 @@ class CitationReport:
     n_unparsed: int = 0
     n_failed: int = 0
     n_no_graph: int = 0  # answers whose G holds nothing: citation quality is undefined, not zero
+    n_minimum: int = 0  # knowledge in the minimum sets of all answers (0: precision and recall n/a)
 
     def to_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
@@ -113,10 +115,12 @@ def aggregate(
     n_no_graph: int = 0,
 ) -> CitationReport:
     """Micro rates pool the counts of all answers; macro rates average per-answer rates
-    (answers without citations are left out of macro precision; they score 0 recall)."""
+    (answers without citations are left out of macro precision; they score 0 recall). Precision
+    counts only answers that have a minimum set: without one it is not measurable (None)."""
     n_cit = sum(s.n_citations for s in scores)
     n_min = sum(s.n_minimum for s in scores)
-    p_micro = sum(s.n_precise for s in scores) / n_cit if n_cit else None
+    n_cit_m = sum(s.n_citations for s in scores if s.n_minimum)
+    p_micro = sum(s.n_precise for s in scores) / n_cit_m if n_cit_m else None
     r_micro = sum(s.n_recalled for s in scores) / n_min if n_min else None
     p_macro = _mean(s.precision for s in scores)
     r_macro = _mean(s.recall for s in scores)
@@ -135,4 +139,5 @@ def aggregate(
         n_unparsed=n_unparsed,
         n_failed=n_failed,
         n_no_graph=n_no_graph,
+        n_minimum=n_min,
     )

@@ -91,7 +91,16 @@ def format_citation_report(report: CitationReport, unit: PrecisionUnit) -> str:
         + (f", {report.n_no_graph} answers without a graph (not scored)" if report.n_no_graph else "")
         + f"; precision unit: {unit}"
     )
-    return f"{format_table(['metric', 'micro', 'macro'], rows)}\n{counts}"
+    return f"{format_table(['metric', 'micro', 'macro'], rows)}\n{counts}" + (
+        f"\n{NO_MINIMUM}" if report.n_answers and not report.n_minimum else ""
+    )
+
+
+#: What precision and recall read as on data without minimum knowledge sets, and why.
+NO_MINIMUM = (
+    "precision, recall, F1: n/a (no minimum knowledge sets in these answers: they say which triples an answer "
+    "needs; kgcite build kalma makes datasets that have them)"
+)
 
 
 def _pct(value: object) -> str:
@@ -136,6 +145,11 @@ def eval_report_markdown(metrics: dict[str, object], source: str) -> str:
         ),
         "## Citation evaluation",
         cit,
+        *(
+            [NO_MINIMUM[0].upper() + NO_MINIMUM[1:] + "."]
+            if metrics.get("n_answers") and not metrics.get("n_minimum")
+            else []
+        ),
         "![metrics](metrics.png)",
     ]
     if metrics.get("n_absent") is not None:

@@ -1,0 +1,45 @@
+"""Likely namesakes in a graph that names entities by their text (TSV, CSV): two films called
+"Hamlet" become one entity, and nothing in the file says so. The trace they leave is a relation
+that nearly every entity holds once (``release_year``) held several times by one of them."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kgcite.kg.model import Triple
+
+
+@dataclass(frozen=True, slots=True)
+class Namesakes:
+    """Entities holding two or more values of ``relation``, which ``single`` of its heads hold once."""
+
+    relation: str
+    single: float
+    heads: tuple[tuple[str, int], ...]  # (label, values), most values first
+
+    def describe(self, shown: int = 3) -> str:
+        """One line: the relation, how many heads hold it more than once, a few of them."""
+        named = ", ".join(f"{label} ({n})" for label, n in self.heads[:shown])
+        more = ", …" if len(self.heads) > shown else ""
+        return (
+            f"{len(self.heads):,} {'entity holds' if len(self.heads) == 1 else 'entities hold'} 2 or more values of "
+            f"{self.relation} ({named}{more}), "
+            f"which {self.single:.0%} of its entities hold once"
+        )
+
+
+def likely_namesakes(triples: Iterable[Triple], *, usual: float = 0.9, min_heads: int = 10) -> list[Namesakes]:
+    """Relations at least ``usual`` of whose (at least ``min_heads``) heads hold one value, with
+    the heads that hold more; the relations with the most such heads first."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for t in triples:
+        counts[t.relation][t.subject_label] += 1
+    found = []
+    for relation, per_head in counts.items():
+        single = sum(1 for n in per_head.values() if n == 1) / len(per_head)
+        more = sorted(((h, n) for h, n in per_head.items() if n > 1), key=lambda x: (-x[1], x[0]))
+        if len(per_head) >= min_heads and single >= usual and more:
+            found.append(Namesakes(relation, single, tuple(more)))
+    return sorted(found, key=lambda f: (-len(f.heads), f.relation))
