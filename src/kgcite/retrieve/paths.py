@@ -350,9 +350,10 @@ class GraphWalker:
 
     def answers(self, start: str, layers: list[Layer]) -> list[PathAnswer]:
         """End entities (never the topic itself), each with its chain of triples; those reached
-        by more walks first ("films sharing most actors with X"), then in walk order."""
+        by more walks first ("films sharing most actors with X"), then by label and id: not the
+        order a store returned rows in, so every store holding the graph lists the same answers."""
         out = []
-        for target, (triple, _, walks) in sorted(layers[-1].items(), key=lambda kv: -kv[1][2]):
+        for target, (triple, _, walks) in layers[-1].items():
             if target == start:
                 continue
             chain, node = [], target
@@ -360,7 +361,7 @@ class GraphWalker:
                 t, node, _ = layer[node]
                 chain.append(t)
             out.append(PathAnswer(target.lstrip("\x00"), _label_of(target, triple), tuple(reversed(chain)), walks))
-        return out
+        return sorted(out, key=lambda a: (-a.walks, a.label, a.id))
 
 
 def _label_of(target: str, triple: Triple) -> str:
