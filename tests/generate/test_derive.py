@@ -47,8 +47,8 @@ def test_which_is_older_compares_the_dates_and_cites_both(store: Path) -> None:
     r = ask(store, "Which station is older, Vellmoor Central or Tarn Junction?")
     assert r["form"] == "comparison" and r["predicted"] == ["Vellmoor Central"]
     assert [x["text"] for x in r["sentences"][:2]] == [
-        "Vellmoor Central opened April 15, 1872.",
-        "Tarn Junction opened September 1, 1885.",
+        "Vellmoor Central opened on April 15, 1872.",
+        "Tarn Junction opened on September 1, 1885.",
     ]
     text = kgcite("ask", "Which station is older, Vellmoor Central or Tarn Junction?", "--store", str(store))
     assert "So Vellmoor Central is older [1][2]." in text.stdout, text.stdout

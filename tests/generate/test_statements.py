@@ -12,6 +12,7 @@ from kgcite.cli.common import format_attributed
 from kgcite.evaluate.metrics.alignment import alignment_claims
 from kgcite.generate.citations import ParsedAnswer
 from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator, rewrite_problem
+from kgcite.generate.statements import unanswered_sentence
 from kgcite.generate.verbalize import state
 from kgcite.judge.support import SupportJudge
 from kgcite.kg import EmbeddedStore
@@ -21,6 +22,7 @@ from kgcite.models.nli import OnnxNLI
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.question import QuestionAnalyzer, split_parts
 from kgcite.retrieve.retriever import KGRetriever
+from kgcite.text.values import states_value
 
 OWN_GRAPH = """Marla Quenby|founded|Quenby Bakery
 Marla Quenby|born_in|Harrowgate
@@ -132,6 +134,46 @@ def test_templates_read_well_for_ordinary_relation_names(own: KGRetriever) -> No
     assert "[1] Catch Me If You Can · directed by · Steven Spielberg" in shown  # humanised; no "X (X)" when id = label
     b = ask(own, "What did Marla Quenby found?")
     assert b.answer == "Marla Quenby founded Quenby Bakery [Marla Quenby, founded: Quenby Bakery]."
+
+
+@pytest.mark.parametrize(
+    ("relation", "values", "said"),
+    [
+        ("number of platforms", ["6"], "Vellmoor Central has 6 platforms."),  # a count
+        ("employees", ["300"], "Vellmoor Central has 300 employees."),
+        ("employees", ["Ann", "Bob"], "Vellmoor Central's employees include Ann and Bob."),
+        ("entered service", ["1888"], "Vellmoor Central entered service in 1888."),  # verb-like names
+        ("entered service", ["1888-05-03"], "Vellmoor Central entered service on May 3, 1888."),
+        ("founded", ["1888"], "Vellmoor Central was founded in 1888."),
+        ("opened", ["1872-04-15"], "Vellmoor Central opened on April 15, 1872."),
+        ("located in", ["Vellmoor"], "Vellmoor Central is located in Vellmoor."),  # a state, not an event
+        ("member of", ["the Tarn League"], "Vellmoor Central is a member of the Tarn League."),
+        ("designed by", ["Ann Roe"], "Vellmoor Central was designed by Ann Roe."),
+        ("date of birth", ["-0764-01-01"], "Vellmoor Central was born on January 1, 764 BCE."),  # BCE
+        ("date of birth", ["1888-00-00"], "Vellmoor Central was born in 1888."),  # a year alone
+        ("date of death", ["1900-03-00"], "Vellmoor Central died in March 1900."),
+    ],
+)
+def test_templates_speak_counts_verbs_tenses_and_dates(relation: str, values: list[str], said: str) -> None:
+    assert state("Vellmoor Central", relation, values) == said
+
+
+def test_a_sentence_states_the_value_the_judge_reads() -> None:
+    """A date said as people say it still states the graph's value (BCE and partial dates too)."""
+    for value in ("-0764-01-01", "1888-00-00", "1900-03-00", "1872-04-15"):
+        assert states_value(state("X", "date of death", [value]), value), value
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("can you provide a brief biography of Stephen Crane?", "The graph does not answer this part of the question."),
+        ("Was Stephen Crane married?", "The graph does not say whether Stephen Crane was married."),
+        ("where was Stephen Crane born?", "The graph does not say where Stephen Crane was born."),
+    ],
+)
+def test_an_na_sentence_never_copies_a_request(asked: str, said: str) -> None:
+    assert unanswered_sentence(asked, "Stephen Crane") == said
 
 
 @pytest.mark.parametrize(

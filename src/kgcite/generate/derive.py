@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
-from kgcite.generate.statements import Gap, gap_sentence, state_facts
+from kgcite.generate.statements import Gap, gap_sentence, state_facts, unanswered_sentence
 from kgcite.judge.derived import common_sentence, count_sentence, order_sentence, rank
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
@@ -150,8 +150,7 @@ class Deriver:
             return None
         relation = next((r for r in analysis.relations if property_key(r) in relations), None)
         if relation is None:
-            said = analysis.question.rstrip("?. ")
-            text = f"The graph does not say whether {said[:1].lower()}{said[1:]}."
+            text = unanswered_sentence(analysis.question, subject.label)
             return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
         gap = Sentence(gap_sentence(subject.label, relation, analysis.parts[0].wh), (NACitation(),))
         return Derived(analysis.form, (gap,), (), ((subject.id, relation),), (), {})

@@ -75,8 +75,13 @@ def _about(
         if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id:
             out.setdefault(("in", t.subject_label, t.relation), []).append(t)
     order = {property_key(r): i for i, r in enumerate(relations)}
-    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
-    return [(subject, rel, ts) for (_, subject, rel), ts in ranked]
+    # by label after the asked order, not in the order a store returned rows: every store holding
+    # the graph gives the same answer
+    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])], kv[0][1]))
+    return [
+        (subject, rel, sorted(ts, key=lambda t: (t.object_value, t.object_id or "")))
+        for (_, subject, rel), ts in ranked
+    ]
 
 
 def _sentences(
@@ -139,6 +144,31 @@ def _lower_first(text: str) -> str:
     return text if text[:2].isupper() else text[:1].lower() + text[1:]  # "NASA" stays
 
 
+_WH = frozenset(["who", "whom", "whose", "what", "which", "when", "where", "why", "how"])
+_BE = frozenset(["is", "was", "are", "were"])
+
+
+def unanswered_sentence(asked: str, subject: str | None = None) -> str:
+    """The ``[NA]`` sentence for a part no relation of the graph names, without copying a request
+    into it: "… does not say where Stephen Crane lived", "… whether Stephen Crane was married";
+    a request ("can you provide a biography of X") is "this part of the question"."""
+    text = asked.strip().rstrip("?.! ")
+    words = text.split()
+    if not words:
+        return "The graph does not answer this part of the question."
+    first = words[0].lower()
+    wh = first in _WH
+    if wh:
+        first, words = words[1].lower() if len(words) > 1 else "", words[1:]
+    rest = " ".join(words[1:])
+    if first in _BE and subject and rest.lower().startswith(subject.lower() + " "):  # "was X born" → "X was born"
+        said = f"{subject} {first} {rest[len(subject) + 1 :]}"
+        return f"The graph does not say {text.split()[0].lower() if wh else 'whether'} {said}."
+    if wh:
+        return f"The graph does not say {_lower_first(text)}."
+    return "The graph does not answer this part of the question."
+
+
 def compose(
     analysis: QuestionAnalysis,
     graph: Subgraph,
@@ -169,9 +199,7 @@ def compose(
             named = answer  # "Who designed X and where was he born?": he is X's designer
         current, answer = named, None
         if part.open:  # asked, but no relation of the graph names it: say so rather than pad
-            sentences.append(
-                Sentence(f"The graph does not say {_lower_first(part.text.rstrip('?. '))}.", (NACitation(),))
-            )
+            sentences.append(Sentence(unanswered_sentence(part.text, current.label), (NACitation(),)))
         for group in part.groups:
             if (current.id, group) in done:
                 continue

@@ -11,13 +11,14 @@ as the graph writes it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.text.lexicon import property_label
-from kgcite.text.values import iso_date, join
+from kgcite.text.values import date_parts, join, spoken_date
 
 #: Relation → sentence pattern; ``{s}`` subject label, ``{o}`` value(s).
 TEMPLATES: dict[str, str] = {
@@ -33,8 +34,8 @@ TEMPLATES: dict[str, str] = {
     "alma mater": "{s} studied at {o}.",
     "educated at": "{s} studied at {o}.",
     "award received": "{s} received the {o}.",
-    "member of": "{s} was a member of {o}.",
-    "member of political party": "{s} was a member of the {o}.",
+    "member of": "{s} is a member of {o}.",
+    "member of political party": "{s} is a member of the {o}.",
     "member of sports team": "{s} played for {o}.",
     "employer": "{s} worked for {o}.",
     "notable works": "{s}'s notable works include {o}.",
@@ -69,12 +70,42 @@ _LISTS_WELL = frozenset(p for p, t in TEMPLATES.items() if not t.startswith("{s}
 
 
 def speak(value: str) -> str:
-    """An ISO date as people write it ("November 1, 1871"); anything else as it is."""
-    date = iso_date(value)
-    if date is None:
-        return value
-    year, month, day = date
-    return f"{month} {day}, {int(year)}" if day else f"{month} {int(year)}"
+    """An ISO date as people write it ("November 1, 1871", "764 BCE"); anything else as it is."""
+    return spoken_date(value) or value
+
+
+#: Participles of states, not events: a graph's "located in" holds now ("X is located in Y"),
+#: its "directed by" happened once ("X was directed by Y").
+_STATES = frozenset(
+    [
+        "located",
+        "situated",
+        "based",
+        "headquartered",
+        "owned",
+        "operated",
+        "run",
+        "managed",
+        "led",
+        "governed",
+        "contained",
+        "affiliated",
+        "connected",
+        "served",
+        "used",
+        "held",
+    ]
+)
+#: Verbs with no object: "X died in 1900"; another verb with a time is passive, "X was founded in 1888".
+_INTRANSITIVE = frozenset(
+    ["died", "ended", "began", "started", "opened", "closed", "arrived", "retired", "emigrated", "happened", "occurred"]
+)
+#: Words after which a value needs no preposition of time ("released in 1888", "born on …").
+_BEFORE_VALUE = frozenset(
+    ["in", "on", "at", "by", "of", "for", "to", "from", "with", "as", "the", "a", "an", "is", "was", "are", "were"]
+)
+_YEAR = re.compile(r"-?\d{3,4}")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
 @lru_cache(maxsize=1)
@@ -98,10 +129,13 @@ def pattern(relation: str) -> tuple[str, bool]:
     verb = first[2] in ("VERB", "AUX") and (
         first[1] in ("VBD", "VBN", "VBZ") or (len(tags) > 1 and first[1] in ("VB", "VBP"))
     )
-    if verb and len(tags) >= 2 and last[2] == "ADP":  # "directed by", "born in", "participated in"
-        passive = first[1] == "VBN" or last[0].lower() == "by"
-        return ("{s} was " if passive else "{s} ") + label + " {o}.", True
-    if verb and (len(tags) == 1 or first[1] == "VBZ"):  # "founded", "owns", "has genre"
+    if label.lower().startswith(("number of ", "count of ")):  # "number of platforms": "X has 6 platforms"
+        return "{s} has {o} " + label.split(" ", 2)[2] + ".", False
+    if verb and len(tags) >= 2 and (last[2] == "ADP" or tags[1][2] == "ADP"):  # "directed by", "located in the …"
+        passive = first[1] == "VBN" or tags[1][0].lower() == "by"
+        tense = "is " if first[0].lower() in _STATES else "was "
+        return "{s} " + (tense if passive else "") + label + " {o}.", True
+    if verb and (len(tags) == 1 or first[1] in ("VBZ", "VBD")):  # "founded", "owns", "has genre", "entered service"
         return "{s} " + label + " {o}.", True
     if last[0].lower() == "of" and first[2] in ("NOUN", "PROPN") and len(tags) > 1:  # "mentor of", "rival of"
         return "{s} is a " + label + " {o}.", True
@@ -113,12 +147,29 @@ def pattern(relation: str) -> tuple[str, bool]:
 
 
 def state(subject: str, relation: str, values: Sequence[str]) -> str:
-    """One sentence stating every value of one relation of one subject (dates spoken)."""
+    """One sentence stating every value of one relation of one subject (dates spoken; a time after
+    a verb gets its preposition, "entered service in 1888"; a number of a plural noun is a count,
+    "has 300 employees")."""
     spoken = [speak(v) for v in values]
     text, lists = pattern(relation)
     if len(spoken) > 1 and not lists:
         return f"{subject}'s {property_label(relation).strip()}: {join(spoken)}."
+    head = text.split("{o}")[0].split()
+    if text.endswith(" include {o}.") and all(_NUMBER.fullmatch(v.strip()) for v in values):
+        text = "{s} has {o} " + text.removeprefix("{s}'s ").removesuffix(" include {o}.") + "."
+    elif all(_is_time(v) for v in values):
+        on = len(values) == 1 and (parts := date_parts(values[0])) is not None and bool(parts[2])
+        if text.startswith("{s} ") and head[-1].lower() not in _BEFORE_VALUE:
+            if len(head) == 2 and head[1].lower() not in _INTRANSITIVE:
+                text = "{s} was " + head[1] + " {o}."
+            text = text.replace(" {o}", (" on" if on else " in") + " {o}")
+        elif head[-1] == "on" and not on:  # "born on 1888" → "born in 1888"
+            text = text.replace(" on {o}", " in {o}")
     return text.format(s=subject, o=join(spoken))
+
+
+def _is_time(value: str) -> bool:
+    return date_parts(value) is not None or bool(_YEAR.fullmatch(value.strip()))
 
 
 def verbalize(triple: Triple) -> str:

@@ -39,11 +39,32 @@ def normalize(text: str) -> str:
 
 def iso_date(value: str) -> tuple[str, str, int] | None:
     """``1871-11-01`` → ("1871", "November", 1): the year as written, the month's name, the day.
-    None for anything else, BCE years included (their spoken forms vary too much)."""
-    m = _ISO.fullmatch(value.strip())
-    if not m or not 1 <= int(m[2]) <= 12 or m[1].startswith("-"):
+    None for anything else: BCE years and dates without a month or day (see :func:`date_parts`)."""
+    parts = date_parts(value)
+    if parts is None or parts[0] < 0 or not parts[1] or not parts[2]:
         return None
-    return m[1], MONTHS[int(m[2]) - 1], int(m[3])
+    return _ISO.fullmatch(value.strip())[1], MONTHS[parts[1] - 1], parts[2]  # type: ignore[index]
+
+
+def date_parts(value: str) -> tuple[int, int, int] | None:
+    """``(year, month, day)`` of an ISO date as Wikidata writes it: a negative year is BCE (there
+    is no year 0), a month or day of ``00`` is unknown (``1888-00-00``: the year alone)."""
+    m = _ISO.fullmatch(value.strip())
+    if not m or not 0 <= int(m[2]) <= 12 or int(m[3]) > 31 or (int(m[3]) and not int(m[2])) or not int(m[1]):
+        return None
+    return int(m[1]), int(m[2]), int(m[3])
+
+
+def spoken_date(value: str) -> str | None:
+    """An ISO date as people say it: "November 1, 1871", "May 1888", "1888", "January 1, 764 BCE"."""
+    parts = date_parts(value)
+    if parts is None:
+        return None
+    year, month, day = parts
+    said = f"{-year} BCE" if year < 0 else str(year)
+    if not month:
+        return said
+    return f"{MONTHS[month - 1]} {day}, {said}" if day else f"{MONTHS[month - 1]} {said}"
 
 
 def join(values: Sequence[str]) -> str:
@@ -52,13 +73,18 @@ def join(values: Sequence[str]) -> str:
 
 
 def value_forms(value: str) -> tuple[str, ...]:
-    """Normalised spellings of a value: itself, and for an ISO date "november 1 1871", "1 november 1871"."""
+    """Normalised spellings of a value: itself, and for an ISO date the ways it is said
+    ("november 1 1871", "1 november 1871", "may 1888", "764 bce")."""
     forms = [normalize(value)]
-    date = iso_date(value)
-    if date:
-        year, month, day = int(date[0]), date[1].lower(), date[2]
-        forms += [f"{month} {day} {year}", f"{day} {month} {year}", f"{month} {day:02d} {year}"]
-    return tuple(f for f in forms if f)
+    parts = date_parts(value)
+    if parts:
+        forms.append(normalize(spoken_date(value) or ""))
+        year, month, day = parts
+        said = f"{-year} bce" if year < 0 else str(year)
+        if month and day:
+            name = MONTHS[month - 1].lower()
+            forms += [f"{day} {name} {said}", f"{name} {day:02d} {said}"]
+    return tuple(dict.fromkeys(f for f in forms if f))
 
 
 def states_value(sentence: str, value: str) -> bool:
@@ -69,7 +95,7 @@ def states_value(sentence: str, value: str) -> bool:
 
 def is_quantity(value: str) -> bool:
     """A date or a number: values a sentence can state *differently* (and so contradict)."""
-    return iso_date(value) is not None or bool(re.fullmatch(r"-?\d[\d.,]*", value.strip()))
+    return date_parts(value) is not None or bool(re.fullmatch(r"-?\d[\d.,]*", value.strip()))
 
 
 def quantities(words: list[str]) -> list[int]:
