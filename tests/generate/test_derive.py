@@ -154,3 +154,13 @@ def test_the_answerer_in_process_and_the_judge_supports_every_pair(tmp_path: Pat
         assert not isinstance(a, Exception)
         assert not a.repairs, a.repairs  # verification removed nothing: the judge supports every pair
     assert [a.predicted for a in answers if not isinstance(a, Exception)] == [("Vellmoor Central",), ("yes",)]
+
+
+def test_which_is_older_reads_a_year_written_as_a_partial_date(tmp_path: Path) -> None:
+    """Wikidata writes a year alone as ``1874-00-00``: it is still a date to compare."""
+    graph = tmp_path / "observatories.csv"
+    graph.write_text("Kestrel Observatory,opened,1891-06-12\nBrantwick Observatory,opened,1874-00-00\n")
+    res = kgcite("ask", "Which is older, Kestrel Observatory or Brantwick Observatory?", "--kg", str(graph))
+    assert res.returncode == 0, res.stderr
+    assert "Brantwick Observatory opened in 1874 [" in res.stdout
+    assert "So Brantwick Observatory is older [" in res.stdout, res.stdout

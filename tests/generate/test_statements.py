@@ -170,6 +170,7 @@ def test_a_sentence_states_the_value_the_judge_reads() -> None:
         ("can you provide a brief biography of Stephen Crane?", "The graph does not answer this part of the question."),
         ("Was Stephen Crane married?", "The graph does not say whether Stephen Crane was married."),
         ("where was Stephen Crane born?", "The graph does not say where Stephen Crane was born."),
+        ("Who is Stephen Crane's spouse?", "The graph does not say who Stephen Crane's spouse is."),
     ],
 )
 def test_an_na_sentence_never_copies_a_request(asked: str, said: str) -> None:

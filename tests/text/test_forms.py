@@ -52,6 +52,8 @@ def test_a_polar_comparison_and_the_counted_noun() -> None:
         ("500 BC", "45 AD"),
         ("-0420-01-01", "350 BC"),
         ("1868", "1872-04-15"),
+        ("1874-00-00", "1891-06-12"),  # Wikidata's year alone
+        ("1874-05-00", "1874-06-12"),
     ],
 )
 def test_dates_in_any_writing_are_ordered(earlier: str, later: str) -> None:

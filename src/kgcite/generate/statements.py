@@ -161,9 +161,11 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     if wh:
         first, words = words[1].lower() if len(words) > 1 else "", words[1:]
     rest = " ".join(words[1:])
+    lead = text.split()[0].lower() if wh else "whether"
     if first in _BE and subject and rest.lower().startswith(subject.lower() + " "):  # "was X born" → "X was born"
-        said = f"{subject} {first} {rest[len(subject) + 1 :]}"
-        return f"The graph does not say {text.split()[0].lower() if wh else 'whether'} {said}."
+        return f"The graph does not say {lead} {subject} {first} {rest[len(subject) + 1 :]}."
+    if wh and first in _BE and subject and rest.lower().startswith(subject.lower() + "'s "):  # "who is X's spouse"
+        return f"The graph does not say {lead} {rest} {first}."
     if wh:
         return f"The graph does not say {_lower_first(text)}."
     return "The graph does not answer this part of the question."

@@ -152,11 +152,11 @@ class Quantity:
 
 
 def quantity(value: str) -> Quantity | None:
-    """``"1872-04-15"``, ``"-0500-01-01"``, ``"April 15, 1872"``, ``"15 April 1872"``,
+    """``"1872-04-15"``, ``"1874-00-00"`` (a year), ``"-0500-01-01"``, ``"April 15, 1872"``, ``"15 April 1872"``,
     ``"1872"``, ``"500 BC"`` → a date; ``"6"``, ``"1,200 m"``, ``"3.5 km"`` → a number. A bare
     integer of one to four digits is read as a year only where ``year_ok``; see :func:`as_kind`."""
     text = value.strip()
-    if (m := _ISO.fullmatch(text)) and 1 <= int(m[3]) <= 12:
+    if (m := _ISO.fullmatch(text)) and 0 <= int(m[3]) <= 12 and (int(m[3]) or not int(m[4])):  # 00: unknown
         year = -int(m[2]) if m[1] else int(m[2])
         return Quantity("date", (float(year), float(m[3]), float(m[4])))
     words = normalize(text).split()

@@ -91,6 +91,14 @@ def highest_keeping(rows: Sequence[dict[str, float]], tolerance: float = 0.005) 
     return max(r["threshold"] for r in rows if r["hits_at_1"] >= best - tolerance)
 
 
+def abstaining(rows: Sequence[dict[str, float]], tolerance: float = 0.01) -> float:
+    """The lowest threshold of a :func:`pipeline_curve` whose ``[NA]`` on questions about a
+    missing relation is within ``tolerance`` of the best: below it, the model's word alone
+    answers questions the graph cannot."""
+    best = max(r["na_on_missing"] for r in rows)
+    return min(r["threshold"] for r in rows if r["na_on_missing"] >= best - tolerance)
+
+
 def dev_sets(graphs: Sequence[str], n: int, *, skip: int = 3500) -> dict[str, tuple[KGStore, list[QAItem]]]:
     """Dev questions training never saw, per set: MetaQA dev questions past the first ``skip``
     of each hop's draw (training takes its questions from the front), and questions in held-out

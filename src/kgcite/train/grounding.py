@@ -468,9 +468,10 @@ def calibrate_export(
     the highest at which the answer pipeline, as `kgcite ask` runs it (``answerer(store,
     folder)``: the generator `kgcite ask --path-scorer FOLDER` would use), keeps its Hits@1
     within ``tolerance`` of its best, and the bar a chain no question word names must clear to
-    replace an ``[NA]`` (within three times the tolerance). Writes them to ``grounding.json`` and
-    returns the curve, one row per threshold tried."""
-    from kgcite.train.calibrate import asked_twice, dev_sets, highest_keeping, pipeline_curve
+    replace an ``[NA]`` (within three times the tolerance, and no lower than where ``[NA]`` on
+    questions about a missing relation comes within 0.01 of its best). Writes them to
+    ``grounding.json`` and returns the curve, one row per threshold tried."""
+    from kgcite.train.calibrate import abstaining, asked_twice, dev_sets, highest_keeping, pipeline_curve
 
     runs = [(answerer(store, folder), asked_twice(store, items)) for store, items in dev_sets(graphs, n).values()]
     rows = pipeline_curve(runs, CALIBRATION_THRESHOLDS)
@@ -478,7 +479,9 @@ def calibrate_export(
     settings["threshold"] = highest_keeping(rows, tolerance)
     # a chain no word of the question names stands in for an [NA] on the model's word alone:
     # it needs a higher bar, the one at which dev Hits@1 gives up three times as much
-    settings["named_threshold"] = highest_keeping(rows, 3 * tolerance)
+    # and the bar at which the model's word alone stops answering questions the graph cannot
+    # ("What is the population of X?" answered with X's county)
+    settings["named_threshold"] = max(highest_keeping(rows, 3 * tolerance), abstaining(rows))
     (folder / GROUNDING_FILE).write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
     return rows
 
@@ -534,7 +537,8 @@ def write_card(folder: Path, counts: dict[str, int], graphs: Sequence[str], rows
         f"Score: cosine + {settings.get('lexical_weight', 0)} × the zero-shot reading (weight chosen on dev questions).",
         f"`[NA]` below {settings['threshold']}: the highest threshold at which the answer pipeline (as",
         "`kgcite ask` runs it) keeps its Hits@1 on dev questions within 0.005 of its best; a chain no",
-        f"word of the question names replaces an `[NA]` only above {settings.get('named_threshold')} (within 0.015).",
+        f"word of the question names replaces an `[NA]` only above {settings.get('named_threshold')} (within 0.015, and",
+        "no lower than where `[NA]` on missing comes within 0.01 of its best).",
         "The curve, on",
         "dev questions (MetaQA dev past the training draw, BioKaLMA and a synthetic graph in phrasings",
         "training never uses), each also asked of an entity lacking its first relation (`[NA]` on",
