@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -19,13 +18,7 @@ from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, server_params
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import OnnxNLI
-from tests.helpers import kgcite, virtuoso_or_skip
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.helpers import BOOKS, free_port, kgcite, virtuoso_or_skip
 
 
 @pytest.fixture(scope="session")
@@ -112,22 +105,6 @@ def reranker() -> Any:
     from kgcite.models.rerank import OnnxReranker
 
     return OnnxReranker().load()
-
-
-#: Tab-separated on purpose: graph files may be either.
-BOOKS = """\
-The Glass Orchard\twritten_by\tInes Calder
-The Glass Orchard\tpublished_by\tHarbor Press
-The Glass Orchard\tin_language\tPortuguese
-Salt Roads\twritten_by\tInes Calder
-Salt Roads\tpublished_by\tNorthwind
-Salt Roads\tin_language\tEnglish
-Night Ferry\twritten_by\tTomas Reyl
-Night Ferry\tpublished_by\tHarbor Press
-Night Ferry\tin_language\tDanish
-Ines Calder\tborn_in\tLisbon
-Tomas Reyl\tborn_in\tAarhus
-"""
 
 
 @pytest.fixture(scope="session")

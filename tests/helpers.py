@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from kgcite.kg import Entity, Triple
 from kgcite.kg.virtuoso import PACKAGE as VIRTUOSO_PACKAGE
 from kgcite.kg.virtuoso import Virtuoso, binary
 
@@ -51,3 +53,88 @@ def virtuoso_or_skip(folder: Path) -> Virtuoso:
     server = Virtuoso(folder, buffers=5_000)
     server.start()
     return server
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now, for a server a test starts."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+#: Tab-separated on purpose: graph files may be either.
+BOOKS = """\
+The Glass Orchard\twritten_by\tInes Calder
+The Glass Orchard\tpublished_by\tHarbor Press
+The Glass Orchard\tin_language\tPortuguese
+Salt Roads\twritten_by\tInes Calder
+Salt Roads\tpublished_by\tNorthwind
+Salt Roads\tin_language\tEnglish
+Night Ferry\twritten_by\tTomas Reyl
+Night Ferry\tpublished_by\tHarbor Press
+Night Ferry\tin_language\tDanish
+Ines Calder\tborn_in\tLisbon
+Tomas Reyl\tborn_in\tAarhus
+"""
+
+
+EVIL_LABEL = "Lord <script>alert(1)</script> Byron"
+EVIL_VALUE = '<img src=x onerror="window.__xss=1">'
+
+
+#: KaLMA's Figure 2: knowledge k1..k9, the retrieved graph G, the minimum set M = {k1..k5}.
+K = {i: (f"Q{i}", f"p{i}", f"value {i}") for i in range(1, 10)}
+G = set(K.values())
+M = [K[i] for i in range(1, 6)]
+
+
+def cite(*ids: int) -> str:
+    """Citation brackets of the knowledge ``ids``."""
+    return "".join(f"[{K[i][0]}, {K[i][1]}: {K[i][2]}]" for i in ids)
+
+
+FIGURE_2 = f"First sentence {cite(1, 2)}. Second sentence {cite(2, 6)}[NA]. Third sentence {cite(6, 9)}."
+
+
+# a functional property (place of birth) and a many-valued one (occupation)
+PEOPLE = [
+    Triple("a", "Ann", "place of birth", "Rome"),
+    Triple("a", "Ann", "occupation", "painter"),
+    Triple("a", "Ann", "occupation", "poet"),
+    Triple("b", "Bob", "place of birth", "Paris"),
+    Triple("b", "Bob", "occupation", "singer"),
+    Triple("c", "Cy", "place of birth", "Oslo"),
+    Triple("c", "Cy", "occupation", "painter"),
+]
+
+
+# Labels built to break naive query building: quotes, backslashes, newlines, braces, keywords.
+HOSTILE_LABEL = 'O\'Brien "the \\ quoted" } ; DROP ALL ; #'
+HOSTILE_NEWLINE = "first line\nSELECT * WHERE { ?s ?p ?o }"
+HOSTILE_VALUE = 'x" } UNION { ?s ?p ?o } #'
+HOSTILE_ID = 'id with "quotes" and spaces>{}'
+
+ENTITIES = [
+    Entity("Q212657", "Artemisia Gentileschi", ("Artemisia",)),
+    Entity("Q367360", "Orazio Gentileschi"),
+    Entity("Q220", "Rome", ("Roma",)),
+    Entity("Q1001", "Anne Hathaway"),
+    Entity("Q1002", "Anne Hathaway"),
+    Entity("H1", HOSTILE_LABEL),
+    Entity("H2", HOSTILE_NEWLINE),
+    Entity(HOSTILE_ID, "Hostile Id"),
+]
+TRIPLES = [
+    Triple("Q212657", "Artemisia Gentileschi", "instance of", "human"),
+    Triple("Q212657", "Artemisia Gentileschi", "place of birth", "Rome", "Q220"),
+    Triple("Q212657", "Artemisia Gentileschi", "occupation", "painter"),
+    Triple("Q212657", "Artemisia Gentileschi", "father", "Orazio Gentileschi", "Q367360"),
+    Triple("Q212657", "Artemisia Gentileschi", "residence", "Washington, D.C."),
+    Triple("Q367360", "Orazio Gentileschi", "occupation", "painter"),
+    Triple("Q367360", "Orazio Gentileschi", "child", "Artemisia Gentileschi", "Q212657"),
+    Triple("Q1001", "Anne Hathaway", "occupation", "actor"),
+    Triple("Q1002", "Anne Hathaway", "spouse", "William Shakespeare"),
+    Triple("H1", HOSTILE_LABEL, "motto", HOSTILE_VALUE),
+    Triple("H2", HOSTILE_NEWLINE, "described by", HOSTILE_LABEL, "H1"),
+    Triple(HOSTILE_ID, "Hostile Id", "occupation", "painter"),
+]

@@ -29,9 +29,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
                 "football graph (held out)",
                 "paths, grounding model, Virtuoso",
                 "requests/q",
-                # the path scorer reads relations' most common values, and answers are ordered by
-                # label: no store's row order reaches an answer
-                "the same answers, in the same order, as the embedded store on every question",
+                "same order",
             ],
         ),
         ("store_scale.py", ["embedded, on disk", "embedded, in memory", "Virtuoso 7.2 (HTTP)", "requests/ask"]),

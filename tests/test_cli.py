@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.evaluate.metrics.test_citation import FIGURE_2, K, M
-from tests.helpers import kgcite, kgcite_cmd
+from tests.helpers import FIGURE_2, K, M, kgcite, kgcite_cmd
 
 KEYS = {
     "n_answers",
@@ -205,7 +204,7 @@ def test_ask_prints_readable_citations() -> None:
 
 
 def test_ask_with_an_unreachable_server_fails_clearly() -> None:
-    from tests.conftest import free_port
+    from tests.helpers import free_port
 
     res = kgcite(
         "ask",
@@ -223,7 +222,7 @@ def test_ask_with_an_unreachable_server_fails_clearly() -> None:
 
 
 def test_run_a_qa_dataset_on_a_graph_file_then_eval_answers(tmp_path: Path) -> None:
-    from tests.conftest import BOOKS
+    from tests.helpers import BOOKS
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)
@@ -268,7 +267,7 @@ def test_run_a_qa_dataset_on_a_graph_file_then_eval_answers(tmp_path: Path) -> N
 
 
 def test_ask_a_two_hop_question_of_a_graph_file(tmp_path: Path) -> None:
-    from tests.conftest import BOOKS
+    from tests.helpers import BOOKS
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)
@@ -310,7 +309,7 @@ def test_serve_says_when_it_is_ready(tmp_path: Path) -> None:
     import time
     import urllib.request
 
-    from tests.conftest import BOOKS
+    from tests.helpers import BOOKS
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)

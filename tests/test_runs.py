@@ -11,8 +11,7 @@ from pathlib import Path
 
 from kgcite.jsonl import appending
 from kgcite.runs import dataset, finished_ids
-from tests.conftest import free_port
-from tests.helpers import kgcite, kgcite_cmd
+from tests.helpers import free_port, kgcite, kgcite_cmd
 
 
 def ok_ids(path: Path) -> list[str]:

@@ -29,6 +29,11 @@ class InputError(KgciteError, ValueError):
 class UsageError(KgciteError, ValueError):
     """Options that do not fit together, or a required one missing."""
 
+    @classmethod
+    def of(cls, option: str, problem: str) -> UsageError:
+        """``--option: problem``: the option to change, and why."""
+        return cls(f"{option}: {problem}")
+
 
 class TopicError(UsageError):
     """A topic entity given by id or label that the graph does not hold."""

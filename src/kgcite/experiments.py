@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kgcite.errors import LLMError
 from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph
-from kgcite.models.llm import LLMError
 from kgcite.retrieve.linking import LinkedEntity
 from kgcite.retrieve.retriever import Retrieval
 from kgcite.runs import append_answers, finished_ids

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import fcntl
 import json
-import sys
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from kgcite.errors import InputError
@@ -48,9 +50,7 @@ def read_trimmed(path: Path, mark: str, *, cut: bool = True) -> list[dict[str, A
                 raise
             if not cut:
                 return rows
-            print(
-                f"kgcite: {path}: cut a torn last line ({len(tail)} bytes) left by an interrupted run", file=sys.stderr
-            )
+            log.warning("%s: cut a torn last line (%d bytes) left by an interrupted run", path, len(tail))
             with path.open("r+b") as fh:
                 fh.truncate(len(data) - len(tail))
     return rows

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from kgcite.errors import UsageError
+from kgcite.errors import InputError, LLMError, UsageError
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.jsonl import appending, read_jsonl, read_trimmed
-from kgcite.kg.loaders import InputError, read_biokalma, shipped_biokalma, subgraph_to_biokalma
-from kgcite.models.llm import LLMError
+from kgcite.kg.loaders import read_biokalma, shipped_biokalma, subgraph_to_biokalma
 
 
 @dataclass(frozen=True)

@@ -18,42 +18,17 @@ import httpx
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, RdfFormat
 
-from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, Entity, HttpSparqlStore, IriScheme, Triple, WikidataScheme
+from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, HttpSparqlStore, IriScheme, WikidataScheme
 from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
-from tests.conftest import free_port
-from tests.helpers import virtuoso_or_skip
-
-# Labels built to break naive query building: quotes, backslashes, newlines, braces, keywords.
-HOSTILE_LABEL = 'O\'Brien "the \\ quoted" } ; DROP ALL ; #'
-HOSTILE_NEWLINE = "first line\nSELECT * WHERE { ?s ?p ?o }"
-HOSTILE_VALUE = 'x" } UNION { ?s ?p ?o } #'
-HOSTILE_ID = 'id with "quotes" and spaces>{}'
-
-ENTITIES = [
-    Entity("Q212657", "Artemisia Gentileschi", ("Artemisia",)),
-    Entity("Q367360", "Orazio Gentileschi"),
-    Entity("Q220", "Rome", ("Roma",)),
-    Entity("Q1001", "Anne Hathaway"),
-    Entity("Q1002", "Anne Hathaway"),
-    Entity("H1", HOSTILE_LABEL),
-    Entity("H2", HOSTILE_NEWLINE),
-    Entity(HOSTILE_ID, "Hostile Id"),
-]
-TRIPLES = [
-    Triple("Q212657", "Artemisia Gentileschi", "instance of", "human"),
-    Triple("Q212657", "Artemisia Gentileschi", "place of birth", "Rome", "Q220"),
-    Triple("Q212657", "Artemisia Gentileschi", "occupation", "painter"),
-    Triple("Q212657", "Artemisia Gentileschi", "father", "Orazio Gentileschi", "Q367360"),
-    Triple("Q212657", "Artemisia Gentileschi", "residence", "Washington, D.C."),
-    Triple("Q367360", "Orazio Gentileschi", "occupation", "painter"),
-    Triple("Q367360", "Orazio Gentileschi", "child", "Artemisia Gentileschi", "Q212657"),
-    Triple("Q1001", "Anne Hathaway", "occupation", "actor"),
-    Triple("Q1002", "Anne Hathaway", "spouse", "William Shakespeare"),
-    Triple("H1", HOSTILE_LABEL, "motto", HOSTILE_VALUE),
-    Triple("H2", HOSTILE_NEWLINE, "described by", HOSTILE_LABEL, "H1"),
-    Triple(HOSTILE_ID, "Hostile Id", "occupation", "painter"),
-]
+from tests.helpers import (
+    ENTITIES,
+    HOSTILE_LABEL,
+    HOSTILE_VALUE,
+    TRIPLES,
+    free_port,
+    virtuoso_or_skip,
+)
 
 # The WikiData spelling of (part of) the same graph: property ids, language-tagged labels.
 WD_PROPERTIES = {"P31": "instance of", "P19": "place of birth", "P106": "occupation", "P22": "father", "P1545": "motto"}

@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kgcite.kg import KGStore, Triple
-from kgcite.kg.store import BatchReads, CommonValues
-from tests.kg.conftest import HOSTILE_ID, HOSTILE_LABEL, HOSTILE_NEWLINE, HOSTILE_VALUE, TRIPLES
-
-#: Each has one occupation: ordered by IRI (``…:Q1001`` < ``…:Q212657`` < … < ``…:id%20with…``).
-COMMON_PAINTERS = ["Anne Hathaway", "Artemisia Gentileschi", "Orazio Gentileschi", "Hostile Id"]
+from kgcite.kg.store import BatchReads
+from tests.helpers import HOSTILE_ID, HOSTILE_LABEL, HOSTILE_NEWLINE, HOSTILE_VALUE, TRIPLES
 
 
 def test_backend_satisfies_protocol(store: KGStore) -> None:
@@ -105,16 +102,6 @@ def test_batched_reads_match_one_by_one(store: KGStore) -> None:
     assert [t.subject_id for t in back["Q220"]] == ["Q212657"] and back["Q367360"] == []
 
 
-def test_common_values_are_counted_not_the_first_rows(store: KGStore) -> None:
-    """The values a relation most often reaches, ties by IRI: the same list on every backend."""
-    assert isinstance(store, CommonValues)
-    assert store.common_values("occupation") == ["painter", "actor"]
-    assert store.common_values("occupation", n=1) == ["painter"]
-    assert store.common_values("occupation", inverse=True) == COMMON_PAINTERS
-    assert store.common_values("motto") == [HOSTILE_VALUE]
-    assert store.common_values("no such relation") == []
-
-
 def test_relations(store: KGStore) -> None:
     assert store.relations() == sorted({t.relation for t in TRIPLES})
 
@@ -163,12 +150,6 @@ def test_wikidata_entity_and_labels(wd_store: KGStore) -> None:
     assert [x.id for x in wd_store.entities_by_label("artemisia gentileschi")] == ["Q212657"]
     assert [x.id for x in wd_store.entities_by_label("orazio", prefix=True)] == ["Q367360"]
     assert [x.id for x in wd_store.entities_by_label(HOSTILE_LABEL)] == ["Q666"]
-
-
-def test_wikidata_common_values(wd_store: KGStore) -> None:
-    assert isinstance(wd_store, CommonValues)
-    assert wd_store.common_values("occupation") == ["painter"]
-    assert wd_store.common_values("father", inverse=True) == ["Artemisia Gentileschi"]
 
 
 def test_wikidata_relations_are_labelled(wd_store: KGStore) -> None:

@@ -9,10 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgcite.server.launch import served
-from tests.helpers import kgcite
-
-EVIL_LABEL = "Lord <script>alert(1)</script> Byron"
-EVIL_VALUE = '<img src=x onerror="window.__xss=1">'
+from tests.helpers import EVIL_LABEL, EVIL_VALUE, kgcite
 
 
 @pytest.fixture(scope="session")

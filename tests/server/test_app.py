@@ -14,9 +14,9 @@ from pathlib import Path
 
 import httpx
 
+from kgcite import __version__
 from kgcite.server.launch import served
-from tests.helpers import kgcite
-from tests.server.conftest import EVIL_LABEL
+from tests.helpers import EVIL_LABEL, kgcite
 
 
 def test_health_and_openapi(evil_server: str) -> None:
@@ -24,6 +24,7 @@ def test_health_and_openapi(evil_server: str) -> None:
     assert h["status"] == "ok" and h["sources"] == ["kg", "docs", "both"] and h["model"].startswith("llamacpp:")
     spec = httpx.get(f"{evil_server}/openapi.json").json()
     assert {"/ask", "/eval/citations", "/entities/{entity_id}", "/health"} <= set(spec["paths"])
+    assert spec["info"]["version"] == __version__  # the package's, not a copy
     # typed responses: a client generated from /openapi.json knows the answer's fields
     ok = spec["paths"]["/ask"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert {r["$ref"].rsplit("/", 1)[-1] for r in ok["anyOf"]} == {"KGAnswerResponse", "QuotedAnswerResponse"}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import EVIL_LABEL, EVIL_VALUE
+from tests.helpers import EVIL_LABEL, EVIL_VALUE
 
 FLAGS = [
     "--no-sandbox",

@@ -18,8 +18,7 @@ from kgcite.runtime import Runtime
 from kgcite.train.calibrate import asked_twice, highest_keeping, pipeline_curve
 from kgcite.train.grounding import GroundingConfig, StepMap, examples_for, export_encoder, train_grounding
 from kgcite.train.paths import QAItem
-from tests.conftest import BOOKS
-from tests.helpers import kgcite
+from tests.helpers import BOOKS, kgcite
 
 GOLD = (Step("written_by", True), Step("published_by"))
 

@@ -6,7 +6,7 @@ import pytest
 
 from kgcite.train.inflect import Inflector, gerund, label_variants, past, plural, word_forms
 from kgcite.train.nli_data import kg_pairs
-from tests.train.test_nli_data import PEOPLE
+from tests.helpers import PEOPLE
 
 
 @pytest.mark.parametrize(

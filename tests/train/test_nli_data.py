@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from kgcite.kg.model import Triple
 from kgcite.train.nli_data import (
     biokalma_triples,
     functional_relations,
@@ -14,24 +13,13 @@ from kgcite.train.nli_data import (
     sick_split,
     spoken_date,
 )
+from tests.helpers import PEOPLE
 
 
 def test_sick_split_is_fixed_and_disjoint() -> None:
     train, test = sick_split("train"), sick_split("test")
     assert len(train) + len(test) == 9927 and len(test) == 1982
     assert set(label_counts(test)) == {"entailment", "neutral", "contradiction"}
-
-
-# a functional property (place of birth) and a many-valued one (occupation)
-PEOPLE = [
-    Triple("a", "Ann", "place of birth", "Rome"),
-    Triple("a", "Ann", "occupation", "painter"),
-    Triple("a", "Ann", "occupation", "poet"),
-    Triple("b", "Bob", "place of birth", "Paris"),
-    Triple("b", "Bob", "occupation", "singer"),
-    Triple("c", "Cy", "place of birth", "Oslo"),
-    Triple("c", "Cy", "occupation", "painter"),
-]
 
 
 def test_kg_pair_labels_follow_the_graph() -> None:

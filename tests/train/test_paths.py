@@ -9,7 +9,7 @@ import pytest
 from kgcite.kg import EmbeddedStore
 from kgcite.retrieve.paths import Step
 from kgcite.train.paths import generated_questions, gold_chain, walker_for
-from tests.conftest import BOOKS
+from tests.helpers import BOOKS
 
 
 @pytest.fixture(scope="module")

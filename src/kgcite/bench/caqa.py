@@ -33,9 +33,9 @@ from kgcite.bench.caqa_text import (
     restriction,
     spoken_name,
 )
+from kgcite.errors import InputError
 from kgcite.evaluate.metrics.attribution import CATEGORIES, COMPLEXITIES
 from kgcite.jsonl import read_jsonl
-from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
 from kgcite.text.lexicon import property_label
 
@@ -88,7 +88,7 @@ class CaqaSample:
             complexity=self.complexity,
             n_subfacts=self.n_subfacts,
             n_supported_subfacts=self.n_supported_subfacts,
-            query=self.query.to_json(),
+            query=self.query.to_list(),
             extension=self.extension,
         ).model_dump(exclude_none=True)
 

@@ -53,7 +53,7 @@ class Query:
         constants = [t for s, _, o in pats for t in (s, o) if not is_var(t)]
         return "path" if len(constants) == 1 else "tree"
 
-    def to_json(self) -> list[list[list[str]]]:
+    def to_list(self) -> list[list[list[str]]]:
         return [[list(p) for p in b] for b in self.branches]
 
 

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgcite.errors import InputError
 from kgcite.jsonl import text_lines
-from kgcite.kg.loaders import InputError, read_tsv, shipped_data
+from kgcite.kg.loaders import read_tsv, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.retrieve.topics import bracketed_topics
 

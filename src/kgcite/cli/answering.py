@@ -26,18 +26,17 @@ from kgcite.cli.common import (
     unit_option,
 )
 from kgcite.cli.quotes import add_quote_options
-from kgcite.errors import TopicError, UsageError
+from kgcite.errors import InputError, LLMError, TopicError, UsageError
 from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.jsonl import free_name
-from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, InputError, SparqlStore, Subgraph, scheme_named
+from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
 from kgcite.kg.loaders import file_kind, graph_quads, read_csv, read_tsv, shipped_data
 from kgcite.kg.namesakes import likely_namesakes
 from kgcite.kg.rdf import write_ntriples
-from kgcite.models.llm import LLMError
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
 
@@ -234,28 +233,28 @@ def _note_unused_model(args: argparse.Namespace) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     if not args.question.strip():
-        raise InputError(
-            "QUESTION", None, None, 'empty question: ask something, e.g. kgcite ask "Who was Stephen Crane\'s father?"'
+        raise UsageError.of(
+            "QUESTION", 'empty question: ask something, e.g. kgcite ask "Who was Stephen Crane\'s father?"'
         )
     try:
         args.question.encode("utf-8")
     except UnicodeEncodeError as exc:  # invalid UTF-8 on the command line, or a lone surrogate
-        raise InputError(
-            "QUESTION", None, None, f"not valid text at character {exc.start} (invalid UTF-8 or a lone surrogate)"
+        raise UsageError.of(
+            "QUESTION", f"not valid text at character {exc.start} (invalid UTF-8 or a lone surrogate)"
         ) from exc
     runtime = runtime_from_args(args)
     if args.source != "kg" or args.docs or args.search_url:
         from kgcite.cli.quotes import cmd_ask_quotes
 
         if args.source == "kg":
-            raise InputError("--source", None, None, "--docs/--search-url need --source docs or both")
+            raise UsageError.of("--source", "--docs/--search-url need --source docs or both")
         return cmd_ask_quotes(args, runtime)
     _note_unused_model(args)
     generator = runtime.generator(args.mode)
     try:
         result = generator.answer_many([args.question], [args.topic] if args.topic else None)[0]
     except TopicError as exc:
-        raise InputError("--topic", None, None, str(exc)) from exc
+        raise UsageError.of("--topic", str(exc)) from exc
     if isinstance(result, LLMError):
         raise result
     if args.json:
@@ -270,10 +269,8 @@ def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[...
     """(answer a batch, its record) for a dataset with answers or topics: path reasoning."""
     generator = runtime.generator("grounded")
     if not isinstance(generator, GroundedGenerator) or generator.paths is None:
-        raise InputError(
+        raise UsageError.of(
             "--path-scorer",
-            None,
-            None,
             "a dataset with answers is answered by relation paths: use zero-shot or a trained export",
         )
     graph = args.kg or args.store or args.endpoint or ("metaqa" if args.dataset.startswith("metaqa") else "biokalma")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.cli.common import kg_option, llm_options, open_kg, store_options
-from kgcite.kg import InputError
+from kgcite.errors import InputError, UsageError
 from kgcite.kg.loaders import file_kind, read_csv, read_tsv
 from kgcite.kg.model import Triple
 
@@ -58,9 +58,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
     kind = args.format
     qa_files = [Path(p) for p in args.qa or ()]
     if not qa_files and not args.generate:
-        raise InputError(
-            "--qa", None, None, "give KGQA samples (--qa FILE) or let kgcite make questions (--generate N)"
-        )
+        raise UsageError.of("--qa", "give KGQA samples (--qa FILE) or let kgcite make questions (--generate N)")
     for p in qa_files:
         if not p.exists():
             raise InputError(str(p), None, None, "no such KGQA file")
@@ -202,7 +200,7 @@ def _kalma_seeds(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
         else []
     )
     if not named and not candidates:
-        raise InputError("--entity/--seeds/--from-biokalma", None, None, "no seeds given")
+        raise UsageError.of("--entity/--seeds/--from-biokalma", "no seeds given")
     return named, candidates
 
 

@@ -8,9 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+from kgcite.errors import InputError, UsageError
 from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer
-from kgcite.kg import EmbeddedStore, InputError, SparqlStore, open_store
+from kgcite.kg import EmbeddedStore, SparqlStore, open_store
 from kgcite.kg.embedded import biokalma_store, is_store
 from kgcite.runtime import Runtime, default_cache_path
 from kgcite.text.lexicon import property_label
@@ -59,7 +60,7 @@ def shipped_biokalma_store(location: str | None, *, quiet: bool = False) -> Embe
 def open_graph(args: argparse.Namespace) -> SparqlStore:
     if getattr(args, "kg", None):
         if getattr(args, "store", None) or getattr(args, "endpoint", None):
-            raise InputError("--kg", None, None, "give one graph: --kg, --store or --endpoint")
+            raise UsageError.of("--kg", "give one graph: --kg, --store or --endpoint")
         return open_kg(args.kg)
     if getattr(args, "endpoint", None):
         return open_store(args.endpoint, args.scheme)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.cli.common import json_option, llm_options, nli_option, positive_int
-from kgcite.kg import InputError
+from kgcite.errors import InputError, UsageError
 
 
 def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]]) -> Any:
@@ -22,7 +22,7 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
         try:
             return load_structured(spec.partition(":")[2] or None)
         except FileNotFoundError as exc:
-            raise InputError("--evaluator", None, None, str(exc)) from exc
+            raise UsageError.of("--evaluator", str(exc)) from exc
     if spec == "nli":
         from kgcite.models.nli import load_nli
 
@@ -32,10 +32,8 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
         examples = [(AttributionItem.of(r), r["category"]) for r in shots]
         return LLMEvaluator(runtime_from_args(args).llm, examples if spec == "llm-few" else ())
-    raise InputError(
+    raise UsageError.of(
         "--evaluator",
-        None,
-        None,
         f"{spec!r}: choose struct, struct:DIR, struct:rules, nli, llm-zero, llm-few, trained or trained:DIR",
     )
 

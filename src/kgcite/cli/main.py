@@ -11,18 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from kgcite import __version__
 from kgcite.cli import answering, bench, evaluators, quotes, research, retrieve, serve
 from kgcite.cli.terminal import printable_streams
 from kgcite.errors import InputError, KgciteError, TrainError, UsageError, disk_full
-
-
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("kgcite")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kgcite",
         description="Verifiable question answering over knowledge graphs: citations to KG triples, [NA], and their metrics.",
     )
-    parser.add_argument("--version", action="version", version=f"kgcite {_version()}")
+    parser.add_argument("--version", action="version", version=f"kgcite {__version__}")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log what kgcite is doing (models loaded, stores opened)"
     )

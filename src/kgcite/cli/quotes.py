@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 from kgcite.cli.common import json_option, nli_option
+from kgcite.errors import InputError, UsageError
 from kgcite.evaluate.records.report import format_table, format_timings
 from kgcite.generate.citations import attach_marks, format_citation
 from kgcite.generate.compose import QuotedAnswer, quoted_answer_from_dict
 from kgcite.jsonl import read_jsonl
-from kgcite.kg import InputError
 from kgcite.runtime import Runtime
 
 
@@ -32,9 +32,7 @@ def format_quoted(answer: QuotedAnswer) -> str:
 
 def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
     if args.source in ("docs", "both") and not (args.docs or args.search_url):
-        raise InputError(
-            "--docs", None, None, f"--source {args.source} needs documents: --docs FILE|DIR or --search-url URL"
-        )
+        raise UsageError.of("--docs", f"--source {args.source} needs documents: --docs FILE|DIR or --search-url URL")
     documents = (
         runtime.documents(
             args.docs or (),
@@ -51,7 +49,7 @@ def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
     try:
         answer = answerer.answer(args.question, args.topic or None)
     except ValueError as exc:  # an unknown --topic
-        raise InputError("--topic", None, None, str(exc)) from exc
+        raise UsageError.of("--topic", str(exc)) from exc
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=None if args.jsonl else 2))
     else:

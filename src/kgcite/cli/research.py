@@ -18,7 +18,7 @@ from kgcite.cli.common import (
     runtime_from_args,
     unit_option,
 )
-from kgcite.errors import UsageError
+from kgcite.errors import InputError, UsageError
 from kgcite.evaluate.judges.quality import GEval
 from kgcite.evaluate.metrics.alignment import AttributionScorer
 from kgcite.evaluate.records.answer_file import read_records
@@ -26,7 +26,6 @@ from kgcite.evaluate.records.plots import bar_chart, line_chart
 from kgcite.evaluate.records.report import QUALITY_ASPECTS, eval_report_markdown, experiment_markdown, format_table
 from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
-from kgcite.kg.loaders import InputError
 from kgcite.models.nli import load_nli
 
 if TYPE_CHECKING:
@@ -128,7 +127,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
         print(f"model: {onnx} (use it with --path-scorer {onnx}); card: MODEL_CARD.md there")
         return 0
     if len(args.qa) != len(args.kg or []):
-        raise InputError("--kg", None, None, "give one --kg for each --qa (the graph its questions are about)")
+        raise UsageError.of("--kg", "give one --kg for each --qa (the graph its questions are about)")
     base = Path(args.base) if args.base else shipped_grounding()
     examples, counts = [], {}
     for qa, kg in zip(args.qa, args.kg, strict=True):

@@ -7,7 +7,7 @@ import json
 
 from kgcite.cli.common import json_option, kg_option, open_kg, positive_int, scheme_option
 from kgcite.errors import UsageError
-from kgcite.kg import InputError, open_store
+from kgcite.kg import open_store
 
 
 def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
@@ -31,9 +31,9 @@ def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
     try:
         result = search.search(args.question, args.topic or None)
     except ValueError as exc:
-        raise InputError("--topic" if args.topic else "QUESTION", None, None, str(exc)) from exc
+        raise UsageError.of("--topic" if args.topic else "QUESTION", str(exc)) from exc
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
         return 0
     print(f"topics: {', '.join(f'{t.label} [{t.id}]' for t in result.topics) or '(none linked)'}")
     print(f"{len(result.paths)} paths, {len(result.graph)} triples, {result.llm_calls} LLM calls, {result.ms:.1f} ms\n")

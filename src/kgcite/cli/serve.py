@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgcite.cli.common import graph_options, model_options, nli_option
-from kgcite.kg import InputError
+from kgcite.errors import InputError
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kgcite.errors import ModelError, each_or_error
+from kgcite.errors import LLMError, ModelError, each_or_error
 from kgcite.generate.citations import (
     Citation,
     NACitation,
@@ -33,7 +33,7 @@ from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import QuoteVerifier, invents
 from kgcite.kg.model import Triple, TripleKey
 from kgcite.models.embed import Embedder
-from kgcite.models.llm import LLM, ChatRequest, LLMError
+from kgcite.models.llm import LLM, ChatRequest
 from kgcite.retrieve.base import GraphRetriever
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever

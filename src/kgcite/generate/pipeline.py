@@ -17,6 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kgcite.errors import LLMError
 from kgcite.generate.citations import (
     Citation,
     KGCitation,
@@ -37,7 +38,7 @@ from kgcite.generate.verify import Verifier, invents
 from kgcite.judge.rules import Claim, facts
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.kg.model import Subgraph, Triple, TripleKey
-from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
@@ -379,8 +380,8 @@ class GroundedGenerator(Generator):
             },
             path={
                 "scorer": self.paths.name,
-                "chain": result.best.to_json() if result.best else None,
-                "candidates": [c.to_json() for c in result.candidates[:3]],
+                "chain": result.best.to_dict() if result.best else None,
+                "candidates": [c.to_dict() for c in result.candidates[:3]],
                 "constraints": list(result.constraints),
                 "llm_calls": result.llm_calls,
                 "shown": min(self.shown_answers, len(result.answers)),

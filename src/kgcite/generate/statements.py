@@ -75,13 +75,8 @@ def _about(
         if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id:
             out.setdefault(("in", t.subject_label, t.relation), []).append(t)
     order = {property_key(r): i for i, r in enumerate(relations)}
-    # by label after the asked order, not in the order a store returned rows: every store holding
-    # the graph gives the same answer
-    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])], kv[0][1]))
-    return [
-        (subject, rel, sorted(ts, key=lambda t: (t.object_value, t.object_id or "")))
-        for (_, subject, rel), ts in ranked
-    ]
+    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
+    return [(subject, rel, ts) for (_, subject, rel), ts in ranked]
 
 
 def _sentences(

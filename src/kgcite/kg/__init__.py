@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kgcite.errors import InputError, KGError
 from kgcite.kg.embedded import EmbeddedSparqlStore, EmbeddedStore
-from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Entity, Subgraph, Triple, TripleKey
 from kgcite.kg.scheme import IriScheme, WikidataScheme, scheme_named
 from kgcite.kg.sparql import HttpSparqlStore, SparqlStore
-from kgcite.kg.store import KGError, KGStore
+from kgcite.kg.store import KGStore
 
 __all__ = [
     "EmbeddedSparqlStore",

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import bisect
 import fcntl
+import logging
 import os
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolution, Store
 
+from kgcite.errors import InputError
 from kgcite.kg.keys import LABEL_PROPERTY
-from kgcite.kg.loaders import InputError, graph_quads, shipped_biokalma
+from kgcite.kg.loaders import graph_quads, shipped_biokalma
 from kgcite.kg.model import Entity, Triple
 from kgcite.kg.rdf import with_label_keys
 from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
 from kgcite.kg.sparql import SparqlStore, Term
+
+log = logging.getLogger(__name__)
 
 _LABEL = NamedNode(RDFS_LABEL)
 _ALT = NamedNode(SKOS_ALT_LABEL)
@@ -71,10 +74,7 @@ def _remove_orphans(path: Path) -> None:
         size = sum(p.stat().st_size for p in orphans)
         for p in orphans:
             p.unlink(missing_ok=True)
-        print(
-            f"kgcite: {path}: removed {len(orphans)} files ({size / 1e6:.1f} MB) left by an interrupted load",
-            file=sys.stderr,
-        )
+        log.warning("%s: removed %d files (%.1f MB) left by an interrupted load", path, len(orphans), size / 1e6)
 
 
 class EmbeddedSparqlStore(SparqlStore):

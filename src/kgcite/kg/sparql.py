@@ -25,19 +25,16 @@ from pyoxigraph import (
     parse_query_results,
 )
 
+from kgcite.errors import KGError
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.rdf import ntriple, with_label_keys
 from kgcite.kg.scheme import LABEL_KEY, RDFS_LABEL, SKOS_ALT_LABEL, IriScheme, label_key
-from kgcite.kg.store import KGError
 
 Term = NamedNode | Literal | BlankNode
 #: The named graph kgcite writes into on a remote store (queries read the union of all graphs).
 KGCITE_GRAPH = "urn:kgcite:graph"
 #: Entities read in one query by the batched reads.
 BATCH = 100
-#: Triples of one relation counted for its most common values: all of them in graphs of a few
-#: million triples, a store-dependent sample of the biggest relations beyond.
-COUNTED = 200_000
 
 
 def _chunks(items: list[str], n: int) -> list[list[str]]:
@@ -314,27 +311,6 @@ class SparqlStore:
         rows = [(r["p"].value, r["inv"].value == "in", int(r["n"].value)) for r in self._select(q)]
         labels = self._relation_labels(p for p, _, _ in rows)
         return sorted((labels[p], inv, n) for p, inv, n in rows)
-
-    def common_values(self, relation: str, *, inverse: bool = False, n: int = 20) -> list[str]:
-        """The ``n`` values a relation reaches most often (subjects with ``inverse``), most frequent
-        first, ties by IRI or text: the same on every store that holds the same graph (the first
-        rows a store returns are not), counted over at most :data:`COUNTED` triples."""
-        predicates = self._relation_iris(relation)
-        if not predicates:
-            return []
-        end = "?s" if inverse else "?o"
-        q = (
-            f"SELECT {end} (COUNT(*) AS ?c) WHERE {{ {{ SELECT ?s ?o WHERE {{ "
-            f"{values('?p', map(NamedNode, predicates))} ?s ?p ?o }} LIMIT {COUNTED} }} }} "
-            f"GROUP BY {end} ORDER BY DESC(?c) STR({end}) LIMIT {int(n)}"
-        )
-        terms = [row[end[1:]] for row in self._select(q)]
-        labels = self._entities([t.value for t in terms if isinstance(t, NamedNode)])
-        return [
-            t.value if isinstance(t, Literal) else labels[t.value].label if t.value in labels else self._node_text(t)
-            for t in terms
-            if not isinstance(t, BlankNode)
-        ]
 
     def one_hop(self, entity_id: str) -> Subgraph:
         entity = self.entity(entity_id)

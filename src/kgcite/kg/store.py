@@ -71,12 +71,3 @@ class BatchReads(Protocol):
     ) -> dict[str, list[Triple]]:
         """For each entity, at most ``limit`` triples of ``relation`` from it (``inverse``: to it)."""
         ...
-
-
-@runtime_checkable
-class CommonValues(Protocol):
-    """A relation's most frequent values, the same whichever store holds the graph."""
-
-    def common_values(self, relation: str, *, inverse: bool = False, n: int = 20) -> list[str]:
-        """At most ``n`` values (subjects with ``inverse``), the most frequent first."""
-        ...

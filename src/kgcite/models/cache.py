@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from kgcite.errors import disk_full
-from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.errors import LLMError, disk_full
+from kgcite.models.llm import LLM, ChatRequest, ChatResult
 
 log = logging.getLogger(__name__)
 

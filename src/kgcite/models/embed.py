@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from kgcite.models.llm import LLMError
+from kgcite.errors import LLMError
 from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session
 
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kgcite.errors import each_or_error
-from kgcite.models.llm import ChatRequest, ChatResult, LLMError, parse_openai_reply
+from kgcite.errors import LLMError, each_or_error
+from kgcite.models.llm import ChatRequest, ChatResult, parse_openai_reply
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 

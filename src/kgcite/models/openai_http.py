@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 
-from kgcite.models.llm import ChatRequest, ChatResult, LLMError, parse_openai_reply
+from kgcite.errors import LLMError
+from kgcite.models.llm import ChatRequest, ChatResult, parse_openai_reply
 
 _RETRYABLE = {408, 409, 429, 500, 502, 503, 504}
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kgcite.kg.store import CommonValues, KGStore
+from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
 from kgcite.text.lexicon import FRAMING, property_label, question_phrases
@@ -219,17 +219,13 @@ def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
 
 
 def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]]:
-    """The ``n`` values a step most often reaches in the graph (objects forwards, subjects
-    backwards), looked up once per step: what :class:`ZeroShotPathScorer` shows the bi-encoder.
-    Counted, not the first rows a store returns, so every store holding the graph scores alike."""
+    """A few distinct values a step reaches in the graph (objects forwards, subjects backwards),
+    looked up once per step: what :class:`ZeroShotPathScorer` shows the bi-encoder."""
 
     @functools.cache
     def examples(step: Step) -> tuple[str, ...]:
-        if isinstance(store, CommonValues):  # the most frequent: what the relation typically holds
-            values = store.common_values(step.relation, inverse=step.inverse)
-        else:  # a store of another kind: the first values it returns
-            triples = store.match(relation=step.relation, limit=50)
-            values = [t.subject_label if step.inverse else t.object_value for t in triples]
+        triples = store.match(relation=step.relation, limit=50)
+        values = [t.subject_label if step.inverse else t.object_value for t in triples]
         return tuple(dict.fromkeys(v for v in values if len(v) <= 40))[:n]
 
     return examples

@@ -122,7 +122,7 @@ class ToGEResult:
         """Every entity the retrieved triples name, the topics excepted."""
         return reached_entities(self.graph, self.topics)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "question": self.question,
             "topics": [t.id for t in self.topics],

@@ -24,14 +24,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from kgcite.errors import LLMError, ModelError
+from kgcite import __version__
+from kgcite.errors import InputError, LLMError, ModelError
 from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import record_from_obj
 from kgcite.evaluate.records.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.hubs import capped_one_hop
-from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Triple
 from kgcite.runtime import Runtime
 from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
@@ -225,7 +225,7 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
 
     app = FastAPI(
         title="kgcite",
-        version="0.1.0",
+        version=__version__,
         summary="Verifiable question answering over knowledge graphs: answers that cite triples and quotes.",
         lifespan=lifespan,
     )

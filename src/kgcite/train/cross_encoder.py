@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from kgcite.train import TrainError
+from kgcite.errors import TrainError
 from kgcite.train.nli_data import LabelledPair
 
 

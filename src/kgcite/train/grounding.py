@@ -1,7 +1,7 @@
 """``kgcite train paths``: the bi-encoder that grounds a question's relations in any graph.
 
 A question (its topics masked as ``X``) and a relation chain (its relations' names, their
-direction, and the values its last hop most often reaches, :func:`~kgcite.retrieve.path_scorers.chain_description`)
+direction, and a few values its last hop reaches, :func:`~kgcite.retrieve.path_scorers.chain_description`)
 are embedded apart, so the chain side is cached and a question costs one encoding however
 many chains the beam weighs. Training is contrastive: each question's gold chain against hard
 negatives the graph really offers (the other relations at each hop, the chain one hop shorter
@@ -29,11 +29,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kgcite.errors import TrainError
 from kgcite.kg.model import Triple
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, chain_description, graph_examples
 from kgcite.retrieve.paths import Chain, Step, doubles_back, mask_topics
-from kgcite.train import TrainError
 from kgcite.train.cross_encoder import (
     ProgressPrinter,
     _imports,
@@ -523,7 +523,7 @@ def write_card(folder: Path, counts: dict[str, int], graphs: Sequence[str], rows
         "",
         "all-MiniLM-L6-v2 (MIT; 22.7M parameters) fine-tuned contrastively by `kgcite train paths` to",
         "embed a question (its topic entities masked as X) near the relation chain that answers it",
-        "(the chain's relation names, their direction, and the values its last hop most often reaches).",
+        "(the chain's relation names, their direction, and a few values its last hop reaches).",
         "Exported as int8 ONNX (mean pooling outside the graph); runs with onnxruntime alone.",
         "",
         f"Trained on graphs: {', '.join(graphs)} (MetaQA: dev questions only, never test). Template",

@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from kgcite.errors import InputError
 from kgcite.generate.verbalize import verbalize
 from kgcite.judge.support import hypothesis
-from kgcite.kg.loaders import InputError, read_biokalma, read_tsv, shipped_biokalma, shipped_data
+from kgcite.kg.loaders import read_biokalma, read_tsv, shipped_biokalma, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.text.lexicon import property_label
 from kgcite.text.values import iso_date

@@ -8,17 +8,7 @@ from kgcite.evaluate.metrics.citation import aggregate, f1, score_answer
 from kgcite.generate.citations import parse_answer
 from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 from kgcite.kg.model import Subgraph
-
-K = {i: (f"Q{i}", f"p{i}", f"value {i}") for i in range(1, 10)}
-G = set(K.values())
-M = [K[i] for i in range(1, 6)]
-
-
-def cite(*ids: int) -> str:
-    return "".join(f"[{K[i][0]}, {K[i][1]}: {K[i][2]}]" for i in ids)
-
-
-FIGURE_2 = f"First sentence {cite(1, 2)}. Second sentence {cite(2, 6)}[NA]. Third sentence {cite(6, 9)}."
+from tests.helpers import FIGURE_2, G, M, cite
 
 
 def figure_2(unit: str = "citation"):  # type: ignore[no-untyped-def]

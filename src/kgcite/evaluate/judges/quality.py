@@ -14,7 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgcite.models.llm import LLM, ChatRequest, ChatResult, LLMError
+from kgcite.errors import LLMError
+from kgcite.models.llm import LLM, ChatRequest, ChatResult
 
 _INSTRUCTION = (
     "You will be given one question and answer. Your task is to rate the answer on one metric. "

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kgcite.errors import InputError
 from kgcite.generate.citations import ParsedAnswer, parse_answer
 from kgcite.jsonl import text_lines
-from kgcite.kg.loaders import InputError, biokalma_subgraph
+from kgcite.kg.loaders import biokalma_subgraph
 from kgcite.kg.model import Subgraph, TripleKey
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from kgcite.errors import InputError
 from kgcite.evaluate.metrics.citation import AnswerCitationScore, CitationReport, PrecisionUnit, aggregate, score_answer
 from kgcite.evaluate.records.answer_file import AnswerRecord
-from kgcite.kg.loaders import InputError
 from kgcite.kg.model import Subgraph
 
 GraphOf = Callable[[AnswerRecord], Subgraph]

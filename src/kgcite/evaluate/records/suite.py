@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from kgcite.errors import InputError
 from kgcite.evaluate.judges.quality import GEval, QualityItem, mean_scores
 from kgcite.evaluate.metrics.alignment import AttributionScorer, alignment_report, gap_report, gaps_of, na_report
 from kgcite.evaluate.metrics.citation import PrecisionUnit
@@ -23,7 +24,6 @@ from kgcite.evaluate.records.answer_file import AnswerRecord
 from kgcite.evaluate.records.report import citation_report, latest_records
 from kgcite.generate.prompts import format_knowledge
 from kgcite.jsonl import appending
-from kgcite.kg.loaders import InputError
 
 
 def _fingerprint(rec: AnswerRecord, judge: str) -> str:

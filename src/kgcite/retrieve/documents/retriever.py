@@ -7,7 +7,7 @@ Template method in the style of the KG retrievers: :meth:`locate` says which doc
 
 from __future__ import annotations
 
-import sys
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,9 +27,11 @@ from kgcite.retrieve.documents.sources import (
 )
 from kgcite.retrieve.documents.split import ParagraphSplitter
 
+log = logging.getLogger(__name__)
+
 
 def _warn(source: str, exc: Exception) -> None:
-    print(f"kgcite: skipped {source}: {exc}", file=sys.stderr)
+    log.warning("skipped %s: %s", source, exc)
 
 
 @dataclass

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from kgcite.kg.loaders import InputError
+from kgcite.errors import InputError
 from kgcite.models.cache import cache_write, open_cache
 from kgcite.retrieve.documents.addresses import AddressPolicy
 from kgcite.retrieve.documents.html import html_to_text, looks_like_html
