@@ -34,7 +34,7 @@ from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.jsonl import free_name
 from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
-from kgcite.kg.loaders import file_kind, graph_quads, read_csv, read_tsv, shipped_data
+from kgcite.kg.loaders import file_kind, graph_quads, read_named, shipped_data
 from kgcite.kg.namesakes import likely_namesakes
 from kgcite.kg.rdf import write_ntriples
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
@@ -62,10 +62,9 @@ def _load_endpoint(args: argparse.Namespace) -> int:
 
 def _note_namesakes(path: str) -> None:
     """In a TSV or CSV graph an entity's text is its id: say where two entities seem merged."""
-    kind = file_kind(path)
-    if kind not in ("tsv", "csv"):
+    if file_kind(path) not in ("tsv", "csv"):
         return
-    found = likely_namesakes(read_csv(path) if kind == "csv" else read_tsv(path))
+    found = likely_namesakes(read_named(path))
     for f in found[:3]:
         print(f"note: {path}: {f.describe()}", file=sys.stderr)
     if found:

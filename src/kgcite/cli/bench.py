@@ -13,7 +13,7 @@ from typing import Any
 
 from kgcite.cli.common import kg_option, llm_options, open_kg, store_options
 from kgcite.errors import InputError, UsageError
-from kgcite.kg.loaders import file_kind, read_csv, read_tsv
+from kgcite.kg.loaders import file_kind, read_named
 from kgcite.kg.model import Triple
 
 
@@ -22,9 +22,8 @@ def graph_triples(location: str) -> Iterable[Triple]:
     store) or store folder."""
 
     path = Path(location)
-    kind = file_kind(path) if path.is_file() else None
-    if kind in ("tsv", "csv"):
-        return read_csv(path) if kind == "csv" else read_tsv(path)
+    if path.is_file() and file_kind(path) in ("tsv", "csv"):
+        return read_named(path)
     return open_kg(location).match()
 
 

@@ -149,18 +149,14 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     a request ("can you provide a biography of X") is "this part of the question"."""
     text = asked.strip().rstrip("?.! ")
     words = text.split()
-    if not words:
-        return "The graph does not answer this part of the question."
-    first = words[0].lower()
-    wh = first in _WH
-    if wh:
-        first, words = words[1].lower() if len(words) > 1 else "", words[1:]
-    rest = " ".join(words[1:])
-    lead = text.split()[0].lower() if wh else "whether"
-    if first in _BE and subject and rest.lower().startswith(subject.lower() + " "):  # "was X born" → "X was born"
-        return f"The graph does not say {lead} {subject} {first} {rest[len(subject) + 1 :]}."
-    if wh and first in _BE and subject and rest.lower().startswith(subject.lower() + "'s "):  # "who is X's spouse"
-        return f"The graph does not say {lead} {rest} {first}."
+    wh = words[0].lower() if words and words[0].lower() in _WH else None
+    verb, *rest_words = (words[1:] if wh else words) or [""]
+    rest, lead = " ".join(rest_words), wh or "whether"
+    if subject and verb.lower() in _BE:
+        if rest.lower().startswith(subject.lower() + " "):  # "was X born" → "X was born"
+            return f"The graph does not say {lead} {subject} {verb.lower()} {rest[len(subject) + 1 :]}."
+        if wh and rest.lower().startswith(subject.lower() + "'s "):  # "who is X's spouse" → "who X's spouse is"
+            return f"The graph does not say {lead} {rest} {verb.lower()}."
     if wh:
         return f"The graph does not say {_lower_first(text)}."
     return "The graph does not answer this part of the question."

@@ -201,6 +201,11 @@ def read_csv(path: str | Path) -> Iterator[Triple]:
         yield _name_triple(path, lineno, parts, "head,relation,tail")
 
 
+def read_named(path: str | Path) -> Iterator[Triple]:
+    """The triples of a graph file that names entities by their text: CSV, else TSV."""
+    return read_csv(path) if file_kind(path) == "csv" else read_tsv(path)
+
+
 _RDF_FORMATS = {".nt": RdfFormat.N_TRIPLES, ".ttl": RdfFormat.TURTLE, ".nq": RdfFormat.N_QUADS, ".trig": RdfFormat.TRIG}
 
 
@@ -252,8 +257,7 @@ def graph_quads(path: str | Path, scheme: IriScheme) -> Iterator[Quad]:
     if kind == "biokalma":
         subgraphs: Iterator[Subgraph] = (item.graph for item in read_biokalma(path))
     else:
-        named = read_csv(path) if kind == "csv" else read_tsv(path)
-        subgraphs = (Subgraph((Entity(t.subject_id, t.subject_label),), (t,)) for t in named)
+        subgraphs = (Subgraph((Entity(t.subject_id, t.subject_label),), (t,)) for t in read_named(path))
     seen: set[str] = set()
     for graph in subgraphs:
         for entity in graph.entities:
