@@ -456,3 +456,20 @@ def test_build_caqa_says_what_it_could_not_make(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert "--generate 60 asked for more questions than the graph gave" in res.stderr
     assert "are empty" in res.stderr or "is empty" in res.stderr
+
+
+def test_a_plain_ask_loads_no_spacy_and_no_nli_model(tmp_path: Path) -> None:
+    """The cold start a user meets first (docs/speed.md): linking, verbalising and judging this
+    answer need neither spaCy (over a second to import) nor the NLI model."""
+    res = kgcite(
+        "--verbose",
+        "ask",
+        "Who was Stephen Crane's father?",
+        env={"PYTHONPROFILEIMPORTTIME": "1", "KGCITE_CACHE_DIR": str(tmp_path)},
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Jonathan Townley Crane [1]" in res.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+    assert "kgcite.generate.verbalize" in imported  # the profile is there
+    assert not {"spacy", "torch", "httpx"} & imported, sorted({"spacy", "torch", "httpx"} & imported)
+    assert "loaded MiniLM" in res.stderr and "NLI" not in res.stderr.replace("import time:", "")

@@ -21,10 +21,12 @@ def test_ask_both_end_to_end_then_eval_quotes(tmp_path: Path) -> None:
             "both",
             "--docs",
             str(DOCS),
+            "--rewrite",
             "--constrained",
             "--json",
             "--jsonl",
         )
+        plain = kgcite("ask", "Where did Stephen Crane die?", "--source", "both", "--docs", str(DOCS), "--constrained")
         again = kgcite(
             "ask",
             "Where was Stephen Crane buried?",
@@ -34,7 +36,6 @@ def test_ask_both_end_to_end_then_eval_quotes(tmp_path: Path) -> None:
             str(DOCS),
             "--json",
             "--jsonl",
-            "--no-rewrite",
         )
     finally:
         del os.environ["KGCITE_CACHE_DIR"]
@@ -48,6 +49,14 @@ def test_ask_both_end_to_end_then_eval_quotes(tmp_path: Path) -> None:
     assert cited and cited <= {q["index"] for q in out["quotes"]}
     assert out["written_citations"] >= 1 and out["invalid_citations"] == 0  # the grammar allows only given numbers
     assert (tmp_path / "cache" / "documents.sqlite").exists()
+    assert out["timings"]["generate"] > 0 and "verify" in out["timings"]
+
+    # without --rewrite no text is generated (none can be thrown away), and the timings say so
+    assert plain.returncode == 0, plain.stderr
+    assert "add --rewrite to let the model phrase them" in plain.stderr
+    stages = plain.stderr.strip().splitlines()[-1]
+    assert "extractive" in stages and "extract " in stages and "generate" not in stages, stages
+    assert "docs_rank" in stages and "graph" in stages
 
     assert again.returncode == 0, again.stderr
     extractive = json.loads(again.stdout)

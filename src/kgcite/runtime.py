@@ -9,34 +9,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from kgcite.errors import ModelError
-from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
-from kgcite.judge.quotes import NLIQuoteVerifier
 from kgcite.judge.support import JudgeVerifier, SupportJudge
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore
-from kgcite.models.cache import CachedLLM
 from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
-from kgcite.models.llamacpp import LlamaCppLLM
-from kgcite.models.llm import LLM
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
-from kgcite.models.openai_http import OpenAICompatLLM
-from kgcite.models.rerank import Reranker, load_reranker
-from kgcite.retrieve.documents import (
-    AddressPolicy,
-    DocumentCache,
-    DocumentRetriever,
-    LLMSpanExtractor,
-    RobotsRules,
-    SearxngSearch,
-    TwoStageRanker,
-    WindowExtractor,
-)
-from kgcite.retrieve.documents.extract import EvidenceExtractor
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.path_scorers import (
     GROUNDING_FILE,
@@ -49,7 +31,13 @@ from kgcite.retrieve.paths import PathReasoner
 from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
-from kgcite.retrieve.tog_e import ToGE
+
+if TYPE_CHECKING:  # the document, LLM and ToG-E parts load when a command uses them: a plain ask starts faster
+    from kgcite.generate.compose import QuoteAnswerer
+    from kgcite.models.llm import LLM
+    from kgcite.models.rerank import Reranker
+    from kgcite.retrieve.documents import DocumentRetriever
+    from kgcite.retrieve.tog_e import ToGE
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -80,9 +68,10 @@ class Runtime:
     model: str | None = None
     base_url: str | None = None
     cache: Path | None = field(default_factory=default_cache_path)
-    # None: each pipeline's default — grounded KG answers stay template text (a small model's
-    # rephrasing added unsupported claims the judge cannot see), the quote composer writes with the LLM
-    rewrite: bool | None = None
+    # an LLM phrases grounded and quoted answers only when asked: a small model's rephrasing added
+    # unsupported claims, and a composed answer that keeps no citation is thrown away for the
+    # extractive one, so by default no text is generated that could be discarded
+    rewrite: bool = False
     constrained: bool = False
     concurrency: int = 8
     timeout: float = 60.0
@@ -106,7 +95,8 @@ class Runtime:
 
     @cached_property
     def ner(self) -> SpacyNER:
-        return _loaded("spaCy NER", lambda: SpacyNER().load())
+        """spaCy NER, loaded when a question first needs it (most link without it)."""
+        return SpacyNER()
 
     @cached_property
     def embedder(self) -> OnnxMiniLM:
@@ -126,10 +116,13 @@ class Runtime:
 
     @cached_property
     def nli(self) -> CachedNLI:
-        return _loaded(f"NLI model {self.nli_model or 'kgcite'}", lambda: load_nli(self.nli_model))
+        """The NLI model; the shipped one loads when the rules first leave a claim undecided."""
+        return load_nli(self.nli_model, eager=False)
 
     @cached_property
     def reranker(self) -> Reranker | None:
+        from kgcite.models.rerank import load_reranker
+
         return None if self.reranker_model == "none" else load_reranker(self.reranker_model)
 
     @cached_property
@@ -155,6 +148,8 @@ class Runtime:
 
     @cached_property
     def tog_e(self) -> ToGE:
+        from kgcite.retrieve.tog_e import ToGE
+
         return ToGE(self.kg, HybridScorer(EmbeddingScorer(self.vectors)), linker=self.retriever.linker)
 
     def documents(
@@ -170,6 +165,18 @@ class Runtime:
         """Adaptive retrieval over local files/folders and/or a SearXNG instance; parsed pages cached
         beside the response cache (in memory with ``cache=None``); web pages only where robots.txt
         allows, and never from an internal address unless ``allow_hosts`` names it."""
+        from kgcite.retrieve.documents import (
+            AddressPolicy,
+            DocumentCache,
+            DocumentRetriever,
+            LLMSpanExtractor,
+            RobotsRules,
+            SearxngSearch,
+            TwoStageRanker,
+            WindowExtractor,
+        )
+        from kgcite.retrieve.documents.extract import EvidenceExtractor
+
         extractors: list[EvidenceExtractor] = []
         if extractor in ("window", "both"):
             extractors.append(WindowExtractor(self.vectors))
@@ -187,8 +194,11 @@ class Runtime:
 
     def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:
         """EWEK-QA's composer over ``kg`` (ToG-E triples), ``docs`` or ``both``."""
+        from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
+        from kgcite.judge.quotes import NLIQuoteVerifier
+
         composer = QuoteComposer(
-            self.llm if self.rewrite is not False else None,
+            self.llm if self.rewrite else None,
             self.vectors,
             NLIQuoteVerifier(self.nli if self.verifier == "nli" else None),
             constrained=self.constrained,
@@ -205,6 +215,10 @@ class Runtime:
 
     @cached_property
     def llm(self) -> LLM:
+        from kgcite.models.cache import CachedLLM
+        from kgcite.models.llamacpp import LlamaCppLLM
+        from kgcite.models.openai_http import OpenAICompatLLM
+
         llm: LLM
         if self.base_url:
             llm = OpenAICompatLLM(

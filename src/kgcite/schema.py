@@ -181,6 +181,8 @@ class KGAnswerResponse(KGAnswer):
     retrieved: list[RetrievedTriple]
     retrieved_total: int
     entities: list[EntityRef]
+    #: each property as a reader says it (``designed_by`` → ``designed by``), for display only
+    property_labels: dict[str, str] = {}
 
 
 class QuotedAnswerResponse(QuotedAnswerRecord):

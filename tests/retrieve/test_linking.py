@@ -50,3 +50,63 @@ def test_retriever_returns_the_one_hop_graph(biokalma_store: EmbeddedStore, ner:
     r = KGRetriever(biokalma_store, EntityLinker(biokalma_store, ner)).retrieve("Who was Stephen Crane's father?")
     assert ("Q206534", "father", "Jonathan Townley Crane") in r.graph
     assert set(r.timings) == {"link", "retrieve"}
+
+
+class CountingNER:
+    """The real spaCy NER, counting the questions it is asked about."""
+
+    def __init__(self, ner: SpacyNER) -> None:
+        self.ner, self.asked = ner, []  # type: list[str]
+
+    def mentions(self, texts):  # type: ignore[no-untyped-def]
+        self.asked += list(texts)
+        return self.ner.mentions(texts)
+
+
+def test_ner_is_asked_only_where_the_labels_leave_a_name_unexplained(
+    biokalma_store: EmbeddedStore, ner: SpacyNER
+) -> None:
+    counting = CountingNER(ner)
+    linker = EntityLinker(biokalma_store, counting)  # type: ignore[arg-type]
+    plain = ["Who was Stephen Crane's father?", "where was emmett till born", "Who was Stephen Hawkings's advisor?"]
+    needs = [
+        "Who was Cao Pi and what was his relationship to Cao Cao and He Yan?",  # "He Yan": "He" is a stop word
+        "What is the boiling point of water?",  # nothing links
+    ]
+    links = linker.link_many(plain + needs)
+    assert counting.asked == needs
+    assert [[le.entity.id for le in ls] for ls in links[:3]] == [["Q206534"], ["Q506878"], ["Q17714"]]
+    assert "He Yan" in [le.entity.label for le in links[3]] and links[4] == []
+
+
+def test_without_ner_the_links_are_those_ner_would_give(biokalma_store: EmbeddedStore, ner: SpacyNER) -> None:
+    """Over 300 BioKaLMA questions, NER asked or not, the same entities link (their order may
+    differ: without NER it is the question's)."""
+    from kgcite.kg.loaders import read_biokalma, shipped_biokalma
+
+    questions = [it.question for p in shipped_biokalma() for it in read_biokalma(p)][::7][:300]
+    linker = EntityLinker(biokalma_store, ner)
+    always = [linker._link(q, ms)[0] for q, ms in zip(questions, ner.mentions(questions), strict=True)]
+    lazy = linker.link_many(questions)
+    assert [{le.entity.id for le in ls} for ls in lazy] == [{le.entity.id for le in ls} for ls in always]
+
+
+def test_namesakes_of_different_types_still_get_the_ner_type_filter(ner: SpacyNER) -> None:
+    from kgcite.kg.rdf import entity_quads, triple_quads
+
+    store = EmbeddedStore()
+    ents = [Entity("S1", "Mary Rose"), Entity("P1", "Mary Rose")]
+    triples = [
+        Triple("S1", "Mary Rose", "instance of", "ship"),
+        Triple("P1", "Mary Rose", "instance of", "human"),
+        Triple("S1", "Mary Rose", "place of birth", "Portsmouth"),  # a ship "born" in a dockyard
+        Triple("S1", "Mary Rose", "builder", "Portsmouth Dockyard"),
+        Triple("P1", "Mary Rose", "occupation", "singer"),
+    ]
+    store.add_quads(
+        [q for e in ents for q in entity_quads(e, store.scheme)]
+        + [q for t in triples for q in triple_quads(t, store.scheme)]
+    )
+    counting = CountingNER(ner)
+    [hit] = EntityLinker(store, counting).link("Who is Mary Rose?")  # type: ignore[arg-type]
+    assert counting.asked == ["Who is Mary Rose?"] and hit.entity.id == "P1" and hit.ner_label == "PERSON"

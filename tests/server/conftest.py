@@ -72,6 +72,20 @@ def evil_server(evil_store: Path, evil_docs: Path, reports_dir: Path) -> Iterato
 
 
 @pytest.fixture(scope="session")
+def tsv_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A graph of the kind a user writes first: TSV, entities named by their text, snake_case relations."""
+    d = tmp_path_factory.mktemp("tsv")
+    (d / "rail.tsv").write_text(
+        "Tarn Junction\tdesigned_by\tIvo Marsh\nTarn Junction\tlocated_in\tVellmoor\n"
+        "Ivo Marsh\tborn_in\tHarrowgate\nVellmoor\tcountry\tTarnland\n"
+    )
+    res = kgcite("kg", "load", str(d / "rail.tsv"), "--store", str(d / "store"))
+    assert res.returncode == 0, res.stderr
+    with served(["--no-cache", "--store", str(d / "store")]) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def biokalma_server() -> Iterator[str]:
     """The default set-up: shipped BioKaLMA graph, SmolLM2 through embedded llama.cpp."""
     with served(["--no-cache"]) as url:

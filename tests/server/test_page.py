@@ -167,8 +167,9 @@ def _answer_with(evil_server: str, **changes: Any) -> dict[str, Any]:
     return {**answer, **changes}
 
 
-def test_popovers_stay_inside_the_window(page: Any, evil_server: str) -> None:
-    """Chips at every position along a line, the rightmost near the edge: no popover widens the page."""
+def test_popovers_stay_inside_the_window_and_cover_no_citation(page: Any, evil_server: str) -> None:
+    """Chips at every position along a line, the rightmost near the edge: an open citation widens
+    nothing and covers no other chip (its details push the text down instead)."""
     answer = _answer_with(evil_server)
     cited = next(s for s in answer["sentences"] if s["citations"])
     answer["sentences"] = [{**cited, "text": "word " * k + cited["text"]} for k in range(0, 160, 9)]
@@ -178,12 +179,80 @@ def test_popovers_stay_inside_the_window(page: Any, evil_server: str) -> None:
     )
     ask(page, evil_server, "Who was Ada Lovelace's father?")
     chips = page.locator("#answer .chip")
-    assert chips.count() >= 1
+    assert chips.count() >= 10
     for i in range(chips.count()):
         chips.nth(i).click()
         box = page.locator(".cite.open .popover").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1100, box
         assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+        others = [chips.nth(j).bounding_box() for j in range(chips.count()) if j != i]
+        assert not any(o is not None and _overlap(box, o) for o in others), i
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_the_old_answer_goes_as_soon_as_a_new_question_is_asked(page: Any, evil_server: str) -> None:
+    ask(page, evil_server, "Who was Ada Lovelace's father?")
+    held: list[Any] = []
+    page.route("**/ask", lambda route: held.append(route))  # the second answer waits until released
+    page.fill("#question", "What was Ada Lovelace's occupation?")
+    page.click("#ask")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('answering')")
+    assert page.locator("#result").is_hidden() and page.locator("#answer .sentence").count() == 0
+    page.wait_for_timeout(100)
+    assert held, "the page sent no request"
+    held[0].continue_()
+    page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+    assert "mathematician" in page.locator("#answer").inner_text()
+
+
+def test_no_request_of_the_pages_fails(page: Any, evil_server: str) -> None:
+    """No 404 in the console: the pages link a favicon, and /favicon.ico answers too."""
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    for path in ("/", "/report"):
+        page.goto(evil_server + path)
+        page.wait_for_load_state("networkidle")
+    assert failed == []
+    icon = page.request.get(evil_server + "/favicon.ico")
+    assert icon.status == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_free_mode_is_marked_uncited_with_the_shipped_model(page: Any, evil_server: str) -> None:
+    page.goto(evil_server + "/")
+    free = page.locator('#mode option[value="free"]')
+    page.wait_for_function("() => document.querySelector('#mode option[value=free]').textContent.includes('uncited')")
+    assert free.inner_text() == "free (uncited with the shipped model)"
+    assert page.locator("#mode-note").is_hidden()
+    page.select_option("#mode", "free")
+    assert page.locator("#mode-note").is_visible() and "writes no citations" in page.locator("#mode-note").inner_text()
+    page.select_option("#mode", "grounded")
+    assert page.locator("#mode-note").is_hidden()
+
+
+def test_an_id_that_is_its_label_is_shown_once_and_properties_are_humanised(page: Any, tsv_server: str) -> None:
+    ask(page, tsv_server, "Who designed Tarn Junction?")
+    chip = page.locator("#answer .chip").first
+    chip.click()
+    pop = page.locator(".cite.open .popover")
+    assert pop.locator(".p-subject").inner_text() == "Tarn Junction"  # not "Tarn Junction (Tarn Junction)"
+    assert pop.locator(".p-property").inner_text() == "designed by"  # not designed_by
+    assert "designed by · Ivo Marsh" in chip.get_attribute("title")
+    row = page.locator("#retrieved tr.cited").first.locator("td")
+    assert row.nth(1).inner_text() == "Tarn Junction" and row.nth(2).inner_text() == "designed by"
+    pop.locator("button.link").click()
+    page.wait_for_selector("#entity:not([hidden])")
+    title = page.locator("#entity-title").inner_text()
+    assert title.startswith("Tarn Junction — ") and "(" not in title
+    assert "designed by" in page.locator("#entity-triples").inner_text()
+    assert "designed_by" not in page.locator("main").inner_text()
 
 
 def test_na_answer_has_no_empty_table(page: Any, evil_server: str) -> None:

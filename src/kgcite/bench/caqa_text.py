@@ -17,9 +17,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcite.generate.verbalize import pattern, speak, tagger
+from kgcite.generate.verbalize import pattern, speak
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
+from kgcite.models.ner import load_spacy
 from kgcite.text.inflect import past, plural
 from kgcite.text.lexicon import PREPOSITIONS, property_label
 from kgcite.text.values import join
@@ -374,6 +375,12 @@ def _be_where(rest: list[str], be: str, prep: str, answer: str) -> Statement | N
 def _is_verb(words: list[str], i: int) -> bool:
     tags = _tags(" ".join(words))
     return i < len(tags) and tags[i] in ("VBD", "VBZ", "VBP") and i > 0
+
+
+@lru_cache(maxsize=1)
+def tagger():  # type: ignore[no-untyped-def]
+    """spaCy's tagger, loaded once (no parser, NER or lemmatizer: fast)."""
+    return load_spacy(exclude=["ner", "parser", "lemmatizer"])
 
 
 @lru_cache(maxsize=8192)

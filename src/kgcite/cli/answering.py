@@ -222,12 +222,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _note_unused_model(args: argparse.Namespace) -> None:
-    """A model named for grounded mode without --rewrite would silently go unused: say so."""
-    if args.mode == "grounded" and not args.rewrite and (args.model or args.base_url):
-        print(
-            "kgcite: note: grounded answers are template text; add --rewrite to let the model phrase them",
-            file=sys.stderr,
-        )
+    """A model or grammar named without --rewrite would silently go unused: say so."""
+    if args.mode != "grounded" or args.rewrite:
+        return
+    quoted = getattr(args, "source", "kg") != "kg"
+    if args.model or args.base_url or (quoted and args.constrained):
+        what = "document answers are extractive" if quoted else "grounded answers are template text"
+        print(f"kgcite: note: {what}; add --rewrite to let the model phrase them", file=sys.stderr)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -242,13 +243,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "QUESTION", f"not valid text at character {exc.start} (invalid UTF-8 or a lone surrogate)"
         ) from exc
     runtime = runtime_from_args(args)
+    _note_unused_model(args)
     if args.source != "kg" or args.docs or args.search_url:
         from kgcite.cli.quotes import cmd_ask_quotes
 
         if args.source == "kg":
             raise UsageError.of("--source", "--docs/--search-url need --source docs or both")
         return cmd_ask_quotes(args, runtime)
-    _note_unused_model(args)
     generator = runtime.generator(args.mode)
     try:
         result = generator.answer_many([args.question], [args.topic] if args.topic else None)[0]

@@ -83,7 +83,7 @@ def runtime_from_args(args: argparse.Namespace, *, graph: bool = True) -> Runtim
         model=args.model,
         base_url=args.base_url,
         cache=None if args.no_cache else default_cache_path(),
-        rewrite=True if getattr(args, "rewrite", False) else False if getattr(args, "no_rewrite", False) else None,
+        rewrite=bool(getattr(args, "rewrite", False)),
         constrained=getattr(args, "constrained", False),
         concurrency=getattr(args, "concurrency", 8),
         timeout=getattr(args, "timeout", 60.0),
@@ -194,13 +194,14 @@ def answer_options(p: argparse.ArgumentParser) -> None:
     rw.add_argument(
         "--rewrite",
         action="store_true",
-        help="grounded mode: let the LLM rephrase the template sentences (kept only if the judge supports every "
-        "citation and nothing is added); off by default",
+        help="let the LLM phrase the answer: grounded template sentences (kept only if the judge supports every "
+        "citation and nothing is added) or, with --source docs|both, the composed answer (kept only if a citation "
+        "survives verification); off by default: no text is generated that could be thrown away",
     )
     rw.add_argument(
         "--no-rewrite",
         action="store_true",
-        help="no LLM phrasing at all: grounded answers stay template text (the default), document answers are extractive",
+        help="no LLM phrasing (the default): grounded answers stay template text, document answers are extractive",
     )
     p.add_argument(
         "--constrained",

@@ -176,11 +176,14 @@ class QuoteComposer:
         t1 = time.perf_counter()
         sentences: tuple[Sentence, ...]
         sentences, written, invalid, notes = self.check(raw, quotes, question) if raw else ((), 0, 0, [])
+        t2 = time.perf_counter()
+        timings = {"generate": t1 - t0, "verify": t2 - t1} if raw else {}
         extractive = not any(cited_indices(s) for s in sentences)
         if extractive:
             if raw:
                 notes.append("no sentence of the model's answer kept a supported citation: extractive answer")
             sentences = tuple(self.extract(question, quotes))
+            timings["extract"] = time.perf_counter() - t2
         return QuotedAnswer(
             question=question,
             sentences=tuple(sentences),
@@ -191,7 +194,7 @@ class QuoteComposer:
             written_citations=written,
             invalid_citations=invalid,
             repairs=tuple(notes),
-            timings={"generate": t1 - t0, "verify": time.perf_counter() - t1},
+            timings=timings,
         )
 
     def check(

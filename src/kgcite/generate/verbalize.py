@@ -3,7 +3,7 @@
 It is the floor of grounded generation (docs/concepts.md): whatever an LLM makes of the facts, this
 text is always available and always states exactly what it cites, so the judge supports it.
 Common Wikidata relations have hand-written patterns; any other relation label is read by its
-parts of speech (spaCy): a verb ("X founded Y"), a participle ("X was directed by Y"), a noun
+parts of speech (spaCy, remembered: :mod:`kgcite.models.tags`): a verb ("X founded Y"), a participle ("X was directed by Y"), a noun
 ("X's spouse is Y"), a preposition first ("in language" → "X's language is Y"). Labels are
 humanised (``_`` → space) and ISO dates spoken ("November 1, 1871"); citations keep the value
 as the graph writes it.
@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
+from kgcite.models.tags import label_tags
 from kgcite.text.lexicon import property_label
 from kgcite.text.values import date_parts, join, spoken_date
 
@@ -108,14 +109,6 @@ _YEAR = re.compile(r"-?\d{3,4}")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
-@lru_cache(maxsize=1)
-def tagger():  # type: ignore[no-untyped-def]
-    """spaCy's tagger, loaded once (no parser, NER or lemmatizer: fast)."""
-    from kgcite.models.ner import load_spacy
-
-    return load_spacy(exclude=["ner", "parser", "lemmatizer"])
-
-
 @lru_cache(maxsize=4096)
 def pattern(relation: str) -> tuple[str, bool]:
     """The sentence pattern of a relation and whether it reads well with several values."""
@@ -123,7 +116,7 @@ def pattern(relation: str) -> tuple[str, bool]:
     if key in TEMPLATES:
         return TEMPLATES[key], key in _LISTS_WELL
     label = property_label(relation).strip()
-    tags = [(t.text, t.tag_, t.pos_) for t in tagger()(label)]
+    tags = label_tags().tags(label)
     first, last = tags[0], tags[-1]
     # a bare "genre" is tagged as a verb: a one-word label is a verb only when visibly inflected
     verb = first[2] in ("VERB", "AUX") and (

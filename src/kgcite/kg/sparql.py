@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Self
 
-import httpx
 from pyoxigraph import (
     BlankNode,
     Literal,
@@ -368,6 +367,8 @@ class HttpSparqlStore(SparqlStore):
         )
         self.retries = retries
         self.requests = 0  # HTTP requests made: what a question costs a remote store
+        import httpx  # here: most runs query an embedded store, and httpx takes 60 ms to import
+
         self._client = httpx.Client(
             timeout=timeout,
             headers={"Accept": "application/sparql-results+json", "User-Agent": "kgcite", **(headers or {})},
@@ -379,6 +380,8 @@ class HttpSparqlStore(SparqlStore):
     def _post(self, query: str, *, field: str = "query") -> bytes:
         """One request (``field``: ``query`` or ``update``), retried on a server error or no answer."""
         url = self.endpoint if field == "query" else self.update_endpoint
+        import httpx
+
         delay = 0.5
         for attempt in range(self.retries + 1):
             self.requests += 1

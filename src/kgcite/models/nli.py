@@ -177,12 +177,15 @@ class T5NLI(_TorchNLI):
         return out
 
 
-def load_nli(spec: str | None = None) -> CachedNLI:
+def load_nli(spec: str | None = None, *, eager: bool = True) -> CachedNLI:
     """``None``/``kgcite`` → the shipped model; ``hf:PATH``, ``t5:PATH``; a directory with
-    ``model.onnx`` → that ONNX export; another directory → a Hugging Face model."""
+    ``model.onnx`` → that ONNX export; another directory → a Hugging Face model. ``eager=False``
+    leaves an ONNX export to load on first use (a Hugging Face model always loads now: its
+    errors are the likely ones)."""
     model = parse_spec(spec, "an NLI model", "nli", ("hf", "t5"))
     if model.kind == "hf":
         return HFNLI(model.path).load()
     if model.kind == "t5":
         return T5NLI(model.path).load()
-    return OnnxNLI(model.path).load()
+    onnx = OnnxNLI(model.path)
+    return onnx.load() if eager else onnx

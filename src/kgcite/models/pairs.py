@@ -38,6 +38,10 @@ class PairModel(Generic[V]):
     def name(self) -> str:
         raise NotImplementedError
 
+    def load(self) -> Self:
+        """Load the weights now rather than on first use (a server warming up)."""
+        return self
+
     def _scores(self, firsts: list[str], seconds: list[str]) -> np.ndarray:
         """One row of scores per uncached pair."""
         raise NotImplementedError

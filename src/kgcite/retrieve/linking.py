@@ -1,8 +1,11 @@
 """Entity linking as KaLMA §3.1 does it, without an LLM, and without depending on NER.
 
-Mentions come from NER, from capitalised runs, and from a case-insensitive look-up of every
-word n-gram of the question against the graph's labels (``_`` and ``-`` read as spaces), so
-"stephen crane" and a one-word "Harrowgate" that NER misses both link. A mention with no exact
+Mentions come from capitalised runs and from a case-insensitive look-up of every word n-gram
+of the question against the graph's labels (``_`` and ``-`` read as spaces), so "stephen crane"
+and a one-word "Harrowgate" link without NER. NER (spaCy, over a second to load) is asked only
+when a capitalised word of the question is left unexplained by those mentions, when nothing
+links, or when a type would choose among namesakes (a person, a ship of the same name); then
+its mentions come first and lend their types. A mention with no exact
 label gets the closest label by edit distance (reported: ``linked "Stephen Hawkings" →
 Stephen Hawking (Q17714)``). Same-name candidates (namesakes) are ranked first by having the
 relations the question asks for, then by how many of their neighbours' values occur in the
@@ -105,9 +108,27 @@ class EntityLinker:
     def link_many(
         self, questions: Sequence[str], asked: Sequence[Sequence[str]] | None = None
     ) -> list[list[LinkedEntity]]:
-        """``asked[i]``: the relations question i asks for, which rank namesakes."""
+        """``asked[i]``: the relations question i asks for, which rank namesakes. Questions whose
+        names the graph's labels explain are linked without NER; the rest go to NER in one batch."""
         asked = asked or [()] * len(questions)
-        return [self._link(q, ms, a) for q, ms, a in zip(questions, self.ner.mentions(questions), asked, strict=True)]
+        out: list[list[LinkedEntity] | None] = []
+        for q, a in zip(questions, asked, strict=True):
+            found, typed = self._link(q, [], a)
+            out.append(found if found and not typed and not self._unexplained(q, found) else None)
+        todo = [i for i, links in enumerate(out) if links is None]
+        if todo:
+            mentions = self.ner.mentions([questions[i] for i in todo])
+            for i, ms in zip(todo, mentions, strict=True):
+                out[i] = self._link(questions[i], ms, asked[i])[0]
+        return [links or [] for links in out]
+
+    @staticmethod
+    def _unexplained(question: str, found: Sequence[LinkedEntity]) -> bool:
+        """Whether a capitalised word after the first is in no linked mention: a name the label
+        look-ups missed ("He Yan"), which NER may find, or type."""
+        covered = {label_key(w) for le in found for w in _words(le.mention)}
+        words = _words(question)[1:]
+        return any(w[:1].isupper() and label_key(w) not in covered | _STOP for w in words)
 
     def _mentions(self, question: str, mentions: list[Mention]) -> list[tuple[str, str]]:
         """(text, NER label) to look up. A small NER model often cuts names short ("Emmett" for
@@ -219,7 +240,9 @@ class EntityLinker:
                     at |= set(range(i, i + n))
         return out
 
-    def _link(self, question: str, mentions: list[Mention], asked: Sequence[str] = ()) -> list[LinkedEntity]:
+    def _link(
+        self, question: str, mentions: list[Mention], asked: Sequence[str] = ()
+    ) -> tuple[list[LinkedEntity], bool]:
         return self._link_mentions(question, self._mentions(question, mentions), asked)
 
     def _candidates(self, text: str) -> list[Entity]:
@@ -243,14 +266,19 @@ class EntityLinker:
 
     def _link_mentions(
         self, question: str, mentions: list[tuple[str, str]], asked: Sequence[str] = ()
-    ) -> list[LinkedEntity]:
+    ) -> tuple[list[LinkedEntity], bool]:
+        """The linked entities, and whether a type would have chosen among namesakes (a mention
+        with no NER label whose candidates a type filter would narrow: a person or a ship)."""
         q = question.lower()
         chosen: dict[str, LinkedEntity] = {}
+        types_matter = False
         for text, label in mentions:
             candidates, fuzzy = self._candidates(text), False
             if not candidates and 5 <= len(text) <= _FUZZY_CHARS:
                 candidates, fuzzy = self._fuzzy(text), True
             typed = [c for c in candidates if type_ok(c, label)] or candidates
+            if not label and len(typed) > 1:
+                types_matter |= any(0 < len([c for c in typed if type_ok(c, t)]) < len(typed) for t in TYPE_FILTER)
             if not typed:
                 continue
             if len(typed) == 1:
@@ -263,8 +291,8 @@ class EntityLinker:
         if not chosen and self.fallback:  # a misspelt name typed in lower case: no mention at all
             for gram in _content_ngrams(question, 2, 4):
                 if found := self._fuzzy(gram, first_word_only=True):
-                    return [LinkedEntity(found[0], gram, "", 0, True)]
-        return list(chosen.values())
+                    return [LinkedEntity(found[0], gram, "", 0, True)], False
+        return list(chosen.values()), types_matter
 
     def _begins_a_label(self, word: str) -> bool:
         return any(self.store.entities_by_label(w, prefix=True, limit=1) for w in {word, _spaced(word)})

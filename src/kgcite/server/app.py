@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
@@ -38,6 +38,7 @@ from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, Qu
 from kgcite.server.guards import BodyLimit, KnownHosts
 from kgcite.server.queue import ModelQueue, QueueFull, Stopping
 from kgcite.server.reports import ReportFolder, ReportNotFound
+from kgcite.text.lexicon import property_label
 
 
 @dataclass
@@ -70,6 +71,11 @@ def triple_dict(t: Triple) -> dict[str, Any]:
     }
 
 
+def property_labels(relations: Iterable[str]) -> dict[str, str]:
+    """How the page shows each property: ``designed_by`` as "designed by"; the data keep the graph's name."""
+    return {r: property_label(r) for r in dict.fromkeys(relations)}
+
+
 def static_dir() -> Path:
     return Path(str(resources.files("kgcite") / "server" / "static"))
 
@@ -93,18 +99,17 @@ class Service:
 
     @property
     def phrases(self) -> bool:
-        """Whether an LLM phrases answers: asked for (``--rewrite``), or the document composer's default."""
-        rt = self.runtime
-        return rt.rewrite is True or (rt.rewrite is None and self.sources != ["kg"])
+        """Whether an LLM phrases answers: only when asked for (``--rewrite``)."""
+        return self.runtime.rewrite
 
     def load(self) -> None:
         """Every model the default request needs, once, on the model thread."""
         rt = self.runtime
-        _ = rt.kg, rt.ner, rt.embedder
+        _ = rt.kg, rt.ner.load(), rt.embedder
         if self.phrases:
             _ = rt.llm
         if rt.verifier == "nli":
-            _ = rt.nli
+            rt.nli.load()
         self.generator("grounded")
 
     def generator(self, mode: str) -> Generator:
@@ -132,11 +137,15 @@ class Service:
 
     def kg_answer_dict(self, answer: AttributedAnswer) -> dict[str, Any]:
         triples = answer.retrieved.triples
-        return answer.to_dict() | {
+        shown = triples[: self.config.max_retrieved]
+        record = answer.to_dict()
+        cited = [c["property"] for s in record["sentences"] for c in s["citations"]]
+        return record | {
             "kind": "triples",
-            "retrieved": [triple_dict(t) for t in triples[: self.config.max_retrieved]],
+            "retrieved": [triple_dict(t) for t in shown],
             "retrieved_total": len(triples),
             "entities": [{"id": e.id, "label": e.label} for e in answer.retrieved.entities],
+            "property_labels": property_labels([*cited, *(t.relation for t in shown)]),
         }
 
     def answer_quotes(self, source: str, questions: Sequence[str]) -> list[dict[str, Any]]:
@@ -149,13 +158,15 @@ class Service:
         if not around.graph.entities:
             return None
         entity = around.graph.entities[0]
+        triples = around.smallest_first()[:shown]
         return {
             "id": entity.id,
             "label": entity.label,
             "aliases": list(entity.aliases),
             "types": list(entity.types),
-            "triples": [triple_dict(t) for t in around.smallest_first()[:shown]],
+            "triples": [triple_dict(t) for t in triples],
             "triples_total": around.total,
+            "property_labels": property_labels(t.relation for t in triples),
         }
 
 
@@ -264,6 +275,8 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
                 "status": "stuck" if stuck else "ok",
                 "model_busy_s": round(busy, 1),
                 "model": rt.llm.name if service.phrases else None,
+                # free mode with the shipped SmolLM2-135M and no grammar: its answers carry no citations
+                "free_uncited": rt.model is None and rt.base_url is None and not rt.constrained,
                 "sources": service.sources,
                 "reports": service.config.reports is not None,
                 "waiting": service.queue.waiting,
@@ -332,6 +345,10 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(static_dir() / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:  # pages link the SVG; this answers browsers and /docs that ask here anyway
+        return FileResponse(static_dir() / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/report", include_in_schema=False)
     def report_page() -> FileResponse:

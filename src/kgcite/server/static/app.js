@@ -4,36 +4,32 @@
 
 const tripleKey = (q, p, v) => JSON.stringify([q, p, v]);
 
-// Keeps a shown popover inside the window: shifted left by what would overflow on the right.
-function place(pop) {
-  pop.style.left = "0px";
-  const overflow = pop.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
-  if (overflow > 0) pop.style.left = `${-overflow}px`;
-}
-
+// A citation's details open below its sentence, in the flow of the page: they push the text
+// down instead of covering it, so no other citation is ever hidden.
 function popover(chip, content) {
   const pop = el("span", { class: "popover", role: "tooltip" }, ...content);
   const wrap = el("span", { class: "cite" }, chip, pop);
   chip.addEventListener("click", (e) => {
     e.preventDefault();
     const open = !wrap.classList.contains("open");
-    document.querySelectorAll(".cite.open").forEach((w) => w.classList.remove("open"));
+    document.querySelectorAll(".cite.open").forEach((w) => {
+      w.classList.remove("open");
+      w.querySelector(".chip").setAttribute("aria-expanded", "false");
+    });
     wrap.classList.toggle("open", open);
     chip.setAttribute("aria-expanded", String(open));
-    if (open) place(pop);
   });
-  wrap.addEventListener("mouseenter", () => place(pop));
-  chip.addEventListener("focus", () => place(pop));
   return wrap;
 }
 
-function tripleChip(n, c) {
-  const chip = el("button", { type: "button", class: "chip", "data-qid": c.qid, "aria-expanded": "false", title: `${c.subject || c.qid} · ${c.property} · ${c.value}` }, `${n}`);
+function tripleChip(n, c, labels) {
+  const property = said(labels, c.property);
+  const chip = el("button", { type: "button", class: "chip", "data-qid": c.qid, "aria-expanded": "false", title: `${c.subject || c.qid} · ${property} · ${c.value}` }, `${n}`);
   const entityButton = el("button", { type: "button", class: "link" }, `entity ${c.qid}`);
   entityButton.addEventListener("click", (e) => { e.stopPropagation(); showEntity(c.qid); });
   return popover(chip, [
-    el("span", { class: "p-subject" }, c.subject ? `${c.subject} (${c.qid})` : c.qid),
-    el("span", { class: "p-property" }, c.property),
+    el("span", { class: "p-subject" }, named(c.subject, c.qid)),
+    el("span", { class: "p-property" }, property),
     el("span", { class: "p-value" }, c.value),
     entityButton,
   ]);
@@ -58,7 +54,7 @@ function renderTriples(r) {
     const chips = s.citations.map((c) => {
       const key = tripleKey(c.qid, c.property, c.value);
       if (!numbers.has(key)) numbers.set(key, numbers.size + 1);
-      return tripleChip(numbers.get(key), c);
+      return tripleChip(numbers.get(key), c, r.property_labels);
     });
     answer.append(sentenceNode(s, chips));
   }
@@ -70,7 +66,7 @@ function renderTriples(r) {
     `Retrieved subgraph (${r.retrieved_total} triples${r.retrieved_total > r.retrieved.length ? `, first ${r.retrieved.length} shown` : ""})`;
   const rows = r.retrieved.map((t) => {
     const n = numbers.get(tripleKey(t.subject_id, t.property, t.value));
-    return el("tr", { class: n ? "cited" : "" }, el("td", {}, n ? `[${n}]` : ""), el("td", {}, `${t.subject} (${t.subject_id})`), el("td", {}, t.property), el("td", {}, t.value));
+    return el("tr", { class: n ? "cited" : "" }, el("td", {}, n ? `[${n}]` : ""), el("td", {}, named(t.subject, t.subject_id)), el("td", {}, said(r.property_labels, t.property)), el("td", {}, t.value));
   });
   const table = el("table", { id: "retrieved" }, el("thead", {}, el("tr", {}, el("th", {}, "cited"), el("th", {}, "subject"), el("th", {}, "property"), el("th", {}, "value"))), el("tbody", {}, ...rows));
   document.getElementById("evidence").append(table);
@@ -89,9 +85,9 @@ async function showEntity(qid) {
   const aside = document.getElementById("entity");
   try {
     const e = await getJSON(`/entities/${encodeURIComponent(qid)}`);
-    document.getElementById("entity-title").textContent = `${e.label} (${e.id}) — ${e.triples_total} triples`;
+    document.getElementById("entity-title").textContent = `${named(e.label, e.id)} — ${e.triples_total} triples`;
     const body = document.getElementById("entity-triples");
-    body.replaceChildren(...e.triples.map((t) => el("tr", {}, el("td", {}, t.subject), el("td", {}, t.property), el("td", {}, t.value))));
+    body.replaceChildren(...e.triples.map((t) => el("tr", {}, el("td", {}, t.subject), el("td", {}, said(e.property_labels, t.property)), el("td", {}, t.value))));
     aside.hidden = false;
   } catch (err) {
     setStatus(String(err.message || err), true);
@@ -104,6 +100,11 @@ async function ask(event) {
   if (!question) return;
   const button = document.getElementById("ask");
   button.disabled = true;
+  // the previous answer goes at once: it must never be read as the answer to the new question
+  document.getElementById("result").hidden = true;
+  document.getElementById("answer").replaceChildren();
+  document.getElementById("evidence").replaceChildren();
+  document.getElementById("entity").hidden = true;
   setStatus("answering…");
   const t0 = performance.now();
   try {
@@ -112,9 +113,6 @@ async function ask(event) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ question, mode: document.getElementById("mode").value, source: document.getElementById("source").value }),
     });
-    document.getElementById("answer").replaceChildren();
-    document.getElementById("evidence").replaceChildren();
-    document.getElementById("entity").hidden = true;
     (r.kind === "quotes" ? renderQuotes : renderTriples)(r);
     document.getElementById("result").hidden = false;
     const na = r.sentences.filter((s) => s.na).length;
@@ -134,6 +132,13 @@ async function init() {
   try {
     const h = await getJSON("/health");
     for (const o of document.querySelectorAll("#source option")) o.disabled = !h.sources.includes(o.value);
+    if (h.free_uncited) {
+      document.querySelector('#mode option[value="free"]').textContent = "free (uncited with the shipped model)";
+      const mode = document.getElementById("mode");
+      const warn = () => { document.getElementById("mode-note").hidden = mode.value !== "free"; };
+      mode.addEventListener("change", warn);
+      warn();
+    }
   } catch (err) {
     setStatus(`server not ready: ${err.message || err}`, true);
   }

@@ -27,3 +27,14 @@ function setStatus(text, isError) {
   s.textContent = text;
   s.className = isError ? "error" : "";
 }
+
+// "Tarn Junction (Q12)", but "Tarn Junction" alone where the id is the label (a TSV graph).
+function named(label, id) {
+  if (!label) return String(id);
+  return label === id ? String(label) : `${label} (${id})`;
+}
+
+// A property as a reader says it ("designed by"), from the server's property_labels.
+function said(labels, property) {
+  return (labels && labels[property]) || property;
+}

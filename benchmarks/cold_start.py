@@ -1,0 +1,134 @@
+"""Cold start of `kgcite ask`: a new process answering one question, p50 over runs.
+
+Two graphs: the shipped BioKaLMA default (no graph option) and a store of at least 100k triples
+(MetaQA's movie graph, 134k triples, made by `kgcite kg load`). Each run is a fresh Python
+process with an empty cache folder, timed from start to exit. The baseline, in the same run, is
+kgcite as it was before loading became lazy (commit ``--baseline``, extracted with `git archive`;
+"n/a" without the project's git history); "same answers" compares the two versions' printed answers.
+
+    python benchmarks/cold_start.py [--runs 5] [--baseline a49d654] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from kgcite.evaluate.records.report import format_table
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The last commit that loaded spaCy, the NLI model and the BioKaLMA JSON on every start.
+BASELINE = "a49d654"
+#: Questions whose entities the graphs hold (every `ask` links without NER; see docs/speed.md).
+QUESTIONS = {
+    "biokalma": ["Who was Stephen Crane's father?", "Who was Johnny Cash's spouse?", "Where was Cao Cao born?"],
+    "store": ["who directed Cast Away", "what genre is Cast Away", "which films did Robert Zemeckis direct"],
+}
+
+
+def extract(ref: str, into: Path) -> Path | None:
+    """``src/`` of commit ``ref``, or None where git or the commit is missing."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True, timeout=120
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
+def ask(src: Path, question: str, graph: Sequence[str], cache: Path) -> tuple[float, str]:
+    """Seconds from process start to exit, and the answer printed."""
+    env = {**os.environ, "PYTHONPATH": str(src), "KGCITE_CACHE_DIR": str(cache)}
+    t0 = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "kgcite.cli", "ask", *graph, question],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cache,
+        timeout=600,
+    )
+    seconds = time.perf_counter() - t0
+    if out.returncode != 0:
+        raise SystemExit(f"kgcite ask failed ({src}): {out.stderr[-2000:]}")
+    return seconds, out.stdout
+
+
+def make_store(kb: Path, lines: int | None, work: Path) -> tuple[Path, int]:
+    """A store of MetaQA's movie graph (its first ``lines`` triples with ``lines``)."""
+    graph = work / "movies.txt"
+    with kb.open(encoding="utf-8") as f, graph.open("w", encoding="utf-8") as out:
+        n = 0
+        for line in f:
+            if lines is not None and n >= lines:
+                break
+            out.write(line)
+            n += 1
+    store = work / "movies-store"
+    subprocess.run(
+        [sys.executable, "-m", "kgcite.cli", "kg", "load", str(graph), "--store", str(store)],
+        check=True,
+        capture_output=True,
+    )
+    return store, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5, help="runs of each question (default 5)")
+    ap.add_argument("--baseline", default=BASELINE, help=f"the commit to compare with (default {BASELINE})")
+    ap.add_argument(
+        "--quick", action="store_true", help="one run of each question, a 20k-triple store: a smoke run, not the figures"
+    )
+    args = ap.parse_args()
+    runs = 1 if args.quick else args.runs
+    with tempfile.TemporaryDirectory(prefix="kgcite-cold-") as tmp:
+        work = Path(tmp)
+        kb = ROOT / "src" / "kgcite" / "data" / "metaqa" / "kb.txt"
+        store, triples = make_store(kb, 20_000 if args.quick else None, work)
+        (work / "base").mkdir()
+        versions = {"now": ROOT / "src", f"{args.baseline} (baseline)": extract(args.baseline, work / "base")}
+        graphs = {
+            "biokalma": ("BioKaLMA (default)", []),
+            "store": (f"MetaQA store, {triples:,} triples", ["--store", str(store)]),
+        }
+        rows, answers = [], {}
+        for version, src in versions.items():
+            for key, (graph_name, option) in graphs.items():
+                if src is None:
+                    rows.append((version, graph_name, "n/a", "n/a", "n/a", "no git history"))
+                    continue
+                times, printed = [], []
+                for _ in range(runs):
+                    for q in QUESTIONS[key]:
+                        cache = Path(tempfile.mkdtemp(dir=work))
+                        seconds, out = ask(src, q, option, cache)
+                        times.append(seconds)
+                        printed.append(out)
+                answers[(version, key)] = printed
+                same = answers.get(("now", key))
+                rows.append(
+                    (
+                        version,
+                        graph_name,
+                        statistics.median(times),
+                        max(times),
+                        len(times),
+                        "—" if version == "now" else f"{sum(a == b for a, b in zip(printed, same or []))}/{len(printed)}",
+                    )
+                )
+    print(f"cold start of `kgcite ask` (a new process per question, empty cache folder), {runs} run(s) per question")
+    print(format_table(["kgcite", "graph", "p50 s", "max s", "runs", "same answers"], rows))
+
+
+if __name__ == "__main__":
+    main()
