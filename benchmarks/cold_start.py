@@ -51,6 +51,7 @@ def ask(src: Path, question: str, graph: Sequence[str], cache: Path) -> tuple[fl
     t0 = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-m", "kgcite.cli", "ask", *graph, question],
+        check=False,
         capture_output=True,
         text=True,
         env=env,
@@ -87,7 +88,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="runs of each question (default 5)")
     ap.add_argument("--baseline", default=BASELINE, help=f"the commit to compare with (default {BASELINE})")
     ap.add_argument(
-        "--quick", action="store_true", help="one run of each question, a 20k-triple store: a smoke run, not the figures"
+        "--quick",
+        action="store_true",
+        help="one run of each question, a 20k-triple store: a smoke run, not the figures",
     )
     args = ap.parse_args()
     runs = 1 if args.quick else args.runs
@@ -123,7 +126,9 @@ def main() -> None:
                         statistics.median(times),
                         max(times),
                         len(times),
-                        "—" if version == "now" else f"{sum(a == b for a, b in zip(printed, same or []))}/{len(printed)}",
+                        "—"
+                        if version == "now"
+                        else f"{sum(a == b for a, b in zip(printed, same or []))}/{len(printed)}",
                     )
                 )
     print(f"cold start of `kgcite ask` (a new process per question, empty cache folder), {runs} run(s) per question")

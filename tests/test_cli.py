@@ -473,3 +473,20 @@ def test_a_plain_ask_loads_no_spacy_and_no_nli_model(tmp_path: Path) -> None:
     assert "kgcite.generate.verbalize" in imported  # the profile is there
     assert not {"spacy", "torch", "httpx"} & imported, sorted({"spacy", "torch", "httpx"} & imported)
     assert "loaded MiniLM" in res.stderr and "NLI" not in res.stderr.replace("import time:", "")
+
+
+def test_kg_load_tags_new_relation_labels_so_ask_needs_no_spacy(tmp_path: Path) -> None:
+    graph = tmp_path / "rail.tsv"
+    graph.write_text("Tarn Junction\tdesigned_by\tIvo Marsh\nTarn Junction\tentered service\t1888\n")
+    env = {"KGCITE_CACHE_DIR": str(tmp_path / "cache")}
+    load = kgcite("kg", "load", str(graph), "--store", str(tmp_path / "store"), env=env)
+    assert load.returncode == 0, load.stderr
+    tags = json.loads((tmp_path / "cache" / "label_tags.json").read_text())
+    assert tags["entered service"][0] == ["entered", "VBD", "VERB"]
+    res = kgcite(
+        "ask", "--store", str(tmp_path / "store"), "When did Tarn Junction enter service?",
+        env={**env, "PYTHONPROFILEIMPORTTIME": "1"},
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.startswith("Tarn Junction entered service in 1888 [1].")
+    assert not any(line.rstrip().endswith("| spacy") for line in res.stderr.splitlines())

@@ -53,4 +53,3 @@ def test_an_unreadable_cache_file_costs_only_time(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("")
     assert LabelTags(Counting(), cache=blocked / "label_tags.json").tags("owned by")[1][0] == "by"
-

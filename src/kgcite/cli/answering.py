@@ -39,6 +39,7 @@ from kgcite.kg.namesakes import likely_namesakes
 from kgcite.kg.rdf import write_ntriples
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
+from kgcite.text.lexicon import property_label
 
 
 def _sample_answers() -> Path:
@@ -97,6 +98,7 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
                 "(a quad is one RDF statement: each fact is one, and so is each entity's label and kind)"
             )
             _note_namesakes(path)
+        _remember_label_tags(store)
     finally:
         added, total = len(store) - before, len(store)
         store.close()
@@ -108,6 +110,13 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
                 "relation; a quad already there is not stored twice)"
             )
     return 0
+
+
+def _remember_label_tags(store: SparqlStore) -> None:
+    """Tag the store's relation labels now, once: a later `ask` then verbalises without spaCy."""
+    from kgcite.models.tags import label_tags
+
+    label_tags().many(property_label(r).strip() for r in store.relations())
 
 
 def cmd_kg_export(args: argparse.Namespace) -> int:

@@ -125,5 +125,6 @@ def shipped_labels() -> set[str]:
         store.load(path)
     return {property_label(r).strip() for r in store.relations()} - {""}
 
+
 if __name__ == "__main__":  # rebuild data/label_tags.json: python -m kgcite.models.tags
     SHIPPED_TAGS.write_text(json.dumps(shipped_tags(shipped_labels()), ensure_ascii=False, indent=0) + "\n")
