@@ -475,7 +475,7 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     store_options(show)
     show.set_defaults(func=cmd_kg_show)
 
-    ev = sub.add_parser("eval", help="evaluate answers").add_subparsers(
+    ev: argparse._SubParsersAction = sub.add_parser("eval", help="evaluate answers").add_subparsers(  # type: ignore[type-arg]
         dest="eval_command", required=True, metavar="METRIC"
     )
     cit = ev.add_parser(

@@ -39,7 +39,7 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
 
 def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
-    from kgcite.bench.caqa import CATEGORIES
+    from kgcite.evaluate.metrics.attribution import CATEGORIES
     from kgcite.evaluate.records.judgements import factscore, judge_split, report_json, report_table, write_report
     from kgcite.train.evaluator import read_bench
 

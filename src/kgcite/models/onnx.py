@@ -49,7 +49,8 @@ def bert_inputs(encodings: Sequence[Any]) -> dict[str, np.ndarray]:
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise probabilities of a batch of logits (numerically stable)."""
     z = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    return z / z.sum(axis=-1, keepdims=True)
+    probs: np.ndarray = z / z.sum(axis=-1, keepdims=True)
+    return probs
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,10 @@ class Reranker(Protocol):
 def relevance(logits: np.ndarray, column: int | None) -> np.ndarray:
     """One logit → sigmoid (MS MARCO style); several → softmax probability of the relevant class."""
     if logits.ndim == 1 or logits.shape[-1] == 1:
-        return 1.0 / (1.0 + np.exp(-logits.reshape(-1)))
-    return softmax(logits)[:, column if column is not None else -1]
+        sigmoid: np.ndarray = 1.0 / (1.0 + np.exp(-logits.reshape(-1)))
+        return sigmoid
+    column_probs: np.ndarray = softmax(logits)[:, column if column is not None else -1]
+    return column_probs
 
 
 def relevant_column(labels: Sequence[str]) -> int | None:

@@ -433,19 +433,22 @@ class GroundingPathScorer:
         if self.adapter is not None:  # a user's graph's few examples moved the questions
             q = q @ self.adapter
             q = q / max(float(np.linalg.norm(q)), 1e-12)
-        return (self.embedding.vectors(texts) @ q).astype(np.float32)
+        cosines: np.ndarray = (self.embedding.vectors(texts) @ q).astype(np.float32)
+        return cosines
 
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         if not chains:
             return np.zeros(0, dtype=np.float32)
         hops = np.array([len(c) for c in chains], dtype=np.float32)
-        out = self.cosines(question, chains) - self.length_cost * hops
+        out: np.ndarray = self.cosines(question, chains) - self.length_cost * hops
         if self.reader is None:
             return out
         # the answer's kind ("when", "which county") read as zero-shot reads it, and the
         # relations the question's own words name, as evidence next to the model's
         out += self.reader.type_penalty(question, chains)
-        return out + self.lexical_weight * self.reader.scores(question, chains) if self.lexical_weight else out
+        if self.lexical_weight:
+            out = out + self.lexical_weight * self.reader.scores(question, chains)
+        return out
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """A question word names a relation of the chain (the zero-shot reading), or the model

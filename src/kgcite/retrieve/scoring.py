@@ -56,7 +56,8 @@ class EmbeddingScorer:
         if not texts:
             return np.zeros(0, dtype=np.float32)
         q = self.vectors([question])[0]
-        return self.vectors(texts) @ q
+        cosines: np.ndarray = self.vectors(texts) @ q
+        return cosines
 
 
 def words(text: str) -> list[str]:
@@ -131,4 +132,5 @@ class HybridScorer:
     def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
         q = content_stems(question)
         lexical = np.array([coverage(t, q) for t in texts], dtype=np.float32)
-        return self.embedding.scores(question, texts) + self.weight * lexical
+        scores: np.ndarray = self.embedding.scores(question, texts) + self.weight * lexical
+        return scores

@@ -297,7 +297,10 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
             job = service.queue.submit(
                 ("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question
             )
-        return await until_answered(job, request, service.config.answer_timeout_s)
+        answered: KGAnswerResponse | QuotedAnswerResponse = await until_answered(
+            job, request, service.config.answer_timeout_s
+        )
+        return answered
 
     @app.post("/eval/citations", summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)")
     def eval_citations(req: EvalCitationsRequest) -> CitationReport:

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from kgcite.bench.caqa import CATEGORIES
+from kgcite.evaluate.metrics.attribution import CATEGORIES
 from kgcite.jsonl import read_jsonl
 from kgcite.models.evaluator import claim_text
 from kgcite.schema import CaqaSampleRecord, validated

@@ -18,10 +18,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kgcite.bench.caqa import CATEGORIES, CaqaBuilder, KGQASample, metaqa_samples, single_triple_samples, split_of
+from kgcite.bench.caqa import CaqaBuilder, KGQASample, metaqa_samples, single_triple_samples, split_of
 from kgcite.bench.caqa_paths import link_by_name, path_samples
 from kgcite.bench.caqa_query import TripleIndex
 from kgcite.bench.synthetic import synthetic_graph
+from kgcite.evaluate.metrics.attribution import CATEGORIES
 from kgcite.kg.model import Triple
 
 GRAPHS = ("metaqa", "biokalma", "synthetic")

@@ -28,7 +28,8 @@ FUSION_WEIGHT = 4.0
 def fuse(probabilities: Sequence[float], cosines: Sequence[float], weight: float) -> list[float]:
     """logit(P(relevant)) + weight × cosine: the cross-encoder's judgement, steadied by the bi-encoder's."""
     p = np.clip(np.asarray(probabilities, dtype=np.float64), 1e-9, 1 - 1e-9)
-    return (np.log(p / (1 - p)) + weight * np.asarray(cosines, dtype=np.float64)).tolist()
+    fused = np.log(p / (1 - p)) + weight * np.asarray(cosines, dtype=np.float64)
+    return [float(x) for x in fused]
 
 
 def deduplicate(vectors: np.ndarray, threshold: float = 0.9) -> list[int]:
