@@ -26,7 +26,7 @@ from kgcite.evaluate.records.report import format_table
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.store import KGStore
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig, path_scorer_spec
 
 #: Two phrasings per relation, as people ask them (``{x}`` is the entity's label).
 PHRASINGS: dict[str, tuple[str, str]] = {
@@ -129,7 +129,7 @@ def main() -> None:
     if args.path_scorer:
         systems.append((f"ask --path-scorer {args.path_scorer}", args.path_scorer))
     for name, spec in [*systems, ("one-hop statements only (baseline)", "off")]:
-        runtime = Runtime(store=store, cache=None, path_scorer=spec)
+        runtime = Runtime(RuntimeConfig(cache=None, path_scorer=path_scorer_spec(spec)), store=store)
         m, failures = score(runtime, items)
         rows.append(
             (

@@ -15,7 +15,7 @@ import time
 from kgcite.evaluate.records.report import format_table
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.runs import dataset
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig
 
 STAGES = ("link", "retrieve", "select", "generate", "verify")
 
@@ -29,13 +29,13 @@ def main() -> None:
         args.n = 3
     questions = [it.question for it in dataset("biokalma:specific")[: args.n]]
     t0 = time.perf_counter()
-    runtime = Runtime(cache=None, rewrite=True)
+    runtime = Runtime(RuntimeConfig(cache=None, rewrite=True))
     generators = {"grounded --rewrite (SmolLM2)": runtime.generator("grounded")}
     runtime.generator("grounded").answer("Who was Stephen Crane's father?")  # load everything once
     load_s = time.perf_counter() - t0
-    generators["grounded, template (default ask)"] = Runtime(store=runtime.kg, cache=None, rewrite=False).generator(
-        "grounded"
-    )
+    generators["grounded, template (default ask)"] = Runtime(
+        RuntimeConfig(cache=None, rewrite=False), store=runtime.kg
+    ).generator("grounded")
     rows = []
     for name, gen in generators.items():
         stage: dict[str, list[float]] = {s: [] for s in STAGES}

@@ -1,6 +1,7 @@
 """Answers questions with whatever kgcite is on the path (this tree, or an older one checked out
 for the baseline) and writes what the faithfulness benchmark scores. Uses only the API that both
-have: ``Runtime(store=..., cache=None, rewrite=...)`` and ``generator("grounded")``.
+have: a ``Runtime`` over a store with the response cache off and ``generator("grounded")`` (built
+from a ``RuntimeConfig`` where there is one, from keyword options in a kgcite before it).
 
     python benchmarks/faithfulness_run.py QUESTIONS.jsonl OWN_GRAPH.json OUT.jsonl [--no-rewrite]
 """
@@ -10,10 +11,20 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.embedded import biokalma_store
 from kgcite.runtime import Runtime
+
+
+def grounded(store: Any, *, rewrite: bool) -> Any:
+    """The grounded generator, over whichever kgcite API is on the path."""
+    try:
+        from kgcite.runtime import RuntimeConfig
+    except ImportError:  # a kgcite from before the frozen config
+        return Runtime(store=store, cache=None, rewrite=rewrite).generator("grounded")  # type: ignore[call-arg]
+    return Runtime(RuntimeConfig(cache=None, rewrite=rewrite), store=store).generator("grounded")
 
 
 def main() -> None:
@@ -33,7 +44,7 @@ def main() -> None:
             todo = [it for it in items if it["graph"] == name]
             if not todo:
                 continue
-            generator = Runtime(store=store, cache=None, rewrite=not args.no_rewrite).generator("grounded")
+            generator = grounded(store, rewrite=not args.no_rewrite)
             generator.answer(todo[0]["question"])  # load the models before timing
             for it in todo:
                 t0 = time.perf_counter()

@@ -28,7 +28,7 @@ from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import shipped_grounding
 from kgcite.retrieve.topics import resolve_topic
 from kgcite.runs import DatasetItem, dataset_file, qa_record
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig, path_scorer_spec
 from kgcite.train.grounding import adapt_grounding, examples_for, store_of
 from kgcite.train.paths import QAItem, graph_questions, walker_for, with_gold
 
@@ -36,7 +36,9 @@ DATA = Path(__file__).resolve().parent / "data" / "kgqa"
 
 
 def hits(store: KGStore, spec: str, items: Sequence[DatasetItem]) -> dict[str, Any]:
-    generator = Runtime(store=store, cache=None, path_scorer=spec).generator("grounded")
+    generator = Runtime(RuntimeConfig(cache=None, path_scorer=path_scorer_spec(spec)), store=store).generator(
+        "grounded"
+    )
     rows = [
         qa_record(it, generator.answer_many([it.question], [list(it.topic) or None], strict=False)[0]) for it in items
     ]

@@ -46,7 +46,7 @@ from kgcite.retrieve.path_scorers import shipped_grounding
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 from kgcite.retrieve.tog_e import ToGE
 from kgcite.runs import DatasetItem, dataset_file, qa_record
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig, path_scorer_spec
 from kgcite.train.paths import graph_questions
 
 DATA = Path(__file__).resolve().parent / "data" / "kgqa"
@@ -61,7 +61,9 @@ def path_rows(generator: GroundedGenerator, items: list[DatasetItem]) -> list[di
 
 
 def generator_for(store: Any, spec: str) -> GroundedGenerator:
-    generator = Runtime(store=store, cache=None, path_scorer=spec).generator("grounded")
+    generator = Runtime(RuntimeConfig(cache=None, path_scorer=path_scorer_spec(spec)), store=store).generator(
+        "grounded"
+    )
     assert isinstance(generator, GroundedGenerator)
     return generator
 
@@ -199,7 +201,7 @@ def main() -> None:
     specs = [("paths, zero-shot", "zero-shot")] + ([("paths, grounding model", trained)] if trained else [])
     metaqa_specs = specs + ([("grounding, trained without MetaQA", args.without_metaqa)] if args.without_metaqa else [])
     systems = {name: generator_for(store, spec) for name, spec in metaqa_specs}
-    baseline = ToGE(store, HybridScorer(EmbeddingScorer(Runtime(store=store, cache=None).vectors)))
+    baseline = ToGE(store, HybridScorer(EmbeddingScorer(Runtime(RuntimeConfig(cache=None), store=store).vectors)))
     graph = MetaQAGraph.shipped()
     table = []
     asked: dict[int, tuple[list[DatasetItem], list[DatasetItem], dict[str, list[dict[str, Any]]]]] = {}

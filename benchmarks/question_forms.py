@@ -43,7 +43,7 @@ from kgcite.kg import EmbeddedStore
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.loaders import shipped_data
 from kgcite.kg.store import KGStore
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig
 
 LAKES = Path(__file__).resolve().parent / "data" / "forms" / "lakes.tsv"
 FORMS = ("yesno", "count", "comparison", "superlative", "intersection", "constraint")
@@ -618,7 +618,7 @@ def main() -> None:
     table, misses, all_items = [], [], 0
     for name, store, items in graphs(per, rng):
         all_items += len(items)
-        runtime = Runtime(store=store, cache=None)
+        runtime = Runtime(RuntimeConfig(cache=None), store=store)
         generator = runtime.generator("grounded")
         assert isinstance(generator, GroundedGenerator)
         generator.answer_many([items[0].question])  # load the models before timing

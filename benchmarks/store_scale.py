@@ -39,7 +39,7 @@ from kgcite.kg import EmbeddedStore, HttpSparqlStore, IriScheme
 from kgcite.kg.rdf import with_label_keys, write_ntriples
 from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
 from kgcite.kg.virtuoso import Virtuoso, binary
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig
 
 GIVEN = [
     f"{a}{b}" for a in ("Al", "Be", "Ca", "Da", "El", "Fa", "Ga", "Ha", "Il", "Jo") for b in ("ra", "na", "mo", "vi", "ta", "lia", "ren", "son", "dor", "nia", "bel", "mir", "tus", "lo", "ne", "ssa", "rik", "don", "va", "ric", "mas", "len", "ria", "phe", "lin", "ros", "bert", "ter", "dric", "mund")
@@ -157,7 +157,7 @@ def _rss_of(pid: int) -> int:
 
 def measure(store: Any, graph: Graph, probes: int) -> dict[str, Any]:
     """p50/p95 of the look-ups and asks on ``store``; requests per ask when it is remote."""
-    runtime = Runtime(store=store, cache=None)
+    runtime = Runtime(RuntimeConfig(cache=None), store=store)
     generator = runtime.generator("grounded")
     pairs = graph.probes(probes)
     hop: list[float] = []

@@ -20,6 +20,26 @@ from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import OnnxNLI
 from tests.helpers import BOOKS, free_port, kgcite, virtuoso_or_skip
 
+#: Fixtures that load a model or start a server: a test marked ``fast`` may use none of them.
+HEAVY_FIXTURES = frozenset(
+    {
+        "ner", "embedder", "nli", "smollm", "llama_server", "reranker", "broken_server", "virtuoso_biokalma",
+        "oxigraph_server", "generic_endpoint", "wikidata_endpoint", "virtuoso_generic", "virtuoso_wikidata",
+        "evil_server", "tsv_server", "biokalma_server", "hub_server", "page", "browser",
+    }
+)  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Hold the ``fast`` marker to its word: a fast test that asks for a model or server is an error."""
+    wrong = [
+        f"{item.nodeid} uses {sorted(HEAVY_FIXTURES & set(getattr(item, 'fixturenames', ())))}"
+        for item in items
+        if item.get_closest_marker("fast") and HEAVY_FIXTURES & set(getattr(item, "fixturenames", ()))
+    ]
+    if wrong:
+        raise pytest.UsageError("tests marked fast load a model or start a server:\n" + "\n".join(wrong))
+
 
 @pytest.fixture(scope="session")
 def biokalma_store() -> EmbeddedStore:

@@ -1,6 +1,6 @@
 """The package's layers hold: no module imports a layer above its own, and packages form no cycle.
 
-Bottom to top: errors, jsonl, kg, text, schema → models → judge → retrieve → generate → evaluate
+Bottom to top: errors, jsonl, kg, text, schema, timing → models → judge → retrieve → generate → evaluate
 (metrics → judges → records) →
 runs, experiments, bench, train → runtime → server, cli. Imports inside functions count too.
 """
@@ -11,9 +11,13 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 SRC = Path(__file__).resolve().parent.parent / "src" / "kgcite"
 LAYERS = [
-    {"errors", "jsonl", "kg", "text", "schema"},
+    {"errors", "jsonl", "kg", "text", "schema", "timing"},
     {"models"},
     {"judge"},
     {"retrieve"},

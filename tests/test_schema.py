@@ -8,6 +8,8 @@ import pytest
 from kgcite.errors import InputError
 from kgcite.schema import CaqaSampleRecord, EvidenceQuoteRecord, RunRecord, validated
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 def test_a_bad_value_is_named_by_file_line_and_field() -> None:
     row = {"question": "q", "answer_statement": "a", "citation": "[1] c", "category": "supportive", "note": "mine"}

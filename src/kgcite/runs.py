@@ -165,7 +165,7 @@ def qa_record(item: DatasetItem, result: AttributedAnswer | LLMError, graph: str
         answer_paths=d["answer_paths"],
         sentences=d["sentences"],
         path=d["path"],
-        llm_calls=(d["path"] or {}).get("llm_calls", 0) + int(result.rewritten or bool(result.raw_output)),
+        llm_calls=result.timings.llm_calls,
         ms=round(1000 * result.timings.get("total", result.timings.get("paths", 0.0)), 2),
     ).line()
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar, get_args
 
 from kgcite.errors import ModelError
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: The path scorer when none is named: the shipped grounding model (see ``Runtime.paths``).
-DEFAULT_PATH_SCORER = "grounding"
+DEFAULT_PATH_SCORER: Literal["grounding"] = "grounding"
 
 
 def default_cache_path(name: str = "responses.sqlite") -> Path:
@@ -59,12 +59,35 @@ def _loaded(what: str, load: Callable[[], T]) -> T:
     return out
 
 
-@dataclass
-class Runtime:
-    """Options in, loaded components out. ``model`` is a GGUF path (embedded llama.cpp) or, with
-    ``base_url``, the model name on an OpenAI-compatible server."""
+#: How claims are judged: "nli" (the rules, then the NLI model for what they leave undecided) or
+#: "rules" (the rules alone; undecided counts as unsupported).
+Verifier = Literal["nli", "rules"]
+#: Relation-path reasoning: the shipped grounding model (with the zero-shot reading), zero-shot
+#: alone, none (one-hop answers only), or a `kgcite train paths` export folder.
+PathScorer = Literal["grounding", "zero-shot", "off"] | Path
+Mode = Literal["grounded", "free"]
+Source = Literal["kg", "docs", "both"]
+Extractor = Literal["window", "llm", "both"]
 
-    store: SparqlStore | None = None
+
+def path_scorer_spec(text: str | None) -> PathScorer:
+    """``--path-scorer``'s text as a :data:`PathScorer` (a name, or else a folder)."""
+    if text in (None, "", "grounding"):
+        return "grounding"
+    if text == "zero-shot":
+        return "zero-shot"
+    if text == "off":
+        return "off"
+    assert text is not None
+    return Path(text)
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeConfig:
+    """What a user chose (command-line options, server flags), fixed for the process: the
+    :class:`Runtime` loads components from it. ``model`` is a GGUF path (embedded llama.cpp) or,
+    with ``base_url``, the model name on an OpenAI-compatible server."""
+
     model: str | None = None
     base_url: str | None = None
     cache: Path | None = field(default_factory=default_cache_path)
@@ -76,13 +99,31 @@ class Runtime:
     concurrency: int = 8
     timeout: float = 60.0
     nli_model: str | None = None  # see load_nli: kgcite (shipped), hf:PATH, t5:PATH, an ONNX folder
-    verifier: str = "nli"  # "nli": the rules, then the NLI model; "rules": the rules alone (undecided = unsupported)
-    reranker_model: str | None = (
-        None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": bi-encoder only
-    )
-    path_scorer: str | None = (
-        None  # see paths: grounding (the default), zero-shot, a `kgcite train paths` export folder; "off": one-hop only
-    )
+    verifier: Verifier = "nli"
+    reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": off
+    path_scorer: PathScorer = DEFAULT_PATH_SCORER
+
+    def __post_init__(self) -> None:
+        if self.verifier not in get_args(Verifier):
+            raise ValueError(f"verifier {self.verifier!r}: choose one of {', '.join(get_args(Verifier))}")
+        if isinstance(self.path_scorer, str) and self.path_scorer not in ("grounding", "zero-shot", "off"):
+            raise ValueError(f"path scorer {self.path_scorer!r}: grounding, zero-shot, off, or a Path to an export")
+        if self.concurrency < 1 or self.timeout <= 0:
+            raise ValueError("concurrency must be at least 1 and timeout above 0")
+
+    @property
+    def shipped_llm(self) -> bool:
+        """Whether the LLM is the shipped SmolLM2-135M (no model or server named)."""
+        return self.model is None and self.base_url is None
+
+
+class Runtime:
+    """A :class:`RuntimeConfig` in, loaded components out: each loads on first use, once per process.
+    ``store``: the graph (the shipped BioKaLMA graph when None)."""
+
+    def __init__(self, config: RuntimeConfig | None = None, *, store: SparqlStore | None = None) -> None:
+        self.config = config or RuntimeConfig()
+        self.store = store
 
     @cached_property
     def kg(self) -> SparqlStore:
@@ -117,20 +158,21 @@ class Runtime:
     @cached_property
     def nli(self) -> CachedNLI:
         """The NLI model; the shipped one loads when the rules first leave a claim undecided."""
-        return load_nli(self.nli_model, eager=False)
+        return load_nli(self.config.nli_model, eager=False)
 
     @cached_property
     def reranker(self) -> Reranker | None:
         from kgcite.models.rerank import load_reranker
 
-        return None if self.reranker_model == "none" else load_reranker(self.reranker_model)
+        spec = self.config.reranker_model
+        return None if spec == "none" else load_reranker(spec)
 
     @cached_property
     def paths(self) -> PathReasoner | None:
         """Relation-path reasoning, scored by ``path_scorer``: ``grounding`` (the default: the
         shipped bi-encoder mixed with the zero-shot reading), ``zero-shot`` (no trained model),
         ``off``, or a ``kgcite train paths`` export folder."""
-        spec = self.path_scorer or DEFAULT_PATH_SCORER
+        spec = self.config.path_scorer
         if spec == "off":
             return None
         zero_shot = ZeroShotPathScorer(
@@ -138,7 +180,7 @@ class Runtime:
         )
         if spec == "zero-shot":
             return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker)
-        model = shipped_grounding() if spec == "grounding" else Path(spec)
+        model = shipped_grounding() if spec == "grounding" else spec
         if not (model / "model.onnx").exists() or not (model / GROUNDING_FILE).exists():
             raise ModelError(
                 f"{model}: no model.onnx and {GROUNDING_FILE} (--path-scorer is grounding, zero-shot, off, or a "
@@ -157,7 +199,7 @@ class Runtime:
         paths: Sequence[str | Path] = (),
         *,
         search_url: str | None = None,
-        extractor: str = "window",
+        extractor: Extractor = "window",
         top_k: int = 5,
         robots: bool = True,
         allow_hosts: Sequence[str] = (),
@@ -185,23 +227,25 @@ class Runtime:
         return DocumentRetriever(
             ranker=TwoStageRanker(self.vectors, self.reranker, top_k=top_k),
             extractors=extractors,
-            cache=DocumentCache(self.cache.with_name("documents.sqlite") if self.cache is not None else None),
+            cache=DocumentCache(
+                cache.with_name("documents.sqlite") if (cache := self.config.cache) is not None else None
+            ),
             paths=paths,
             search=SearxngSearch(search_url) if search_url else None,
             robots=RobotsRules() if robots else None,
             policy=AddressPolicy.allowing(allow_hosts),
         )
 
-    def quote_answerer(self, source: str, documents: DocumentRetriever | None) -> QuoteAnswerer:
+    def quote_answerer(self, source: Source, documents: DocumentRetriever | None) -> QuoteAnswerer:
         """EWEK-QA's composer over ``kg`` (ToG-E triples), ``docs`` or ``both``."""
         from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
         from kgcite.judge.quotes import NLIQuoteVerifier
 
         composer = QuoteComposer(
-            self.llm if self.rewrite else None,
+            self.llm if self.config.rewrite else None,
             self.vectors,
-            NLIQuoteVerifier(self.nli if self.verifier == "nli" else None),
-            constrained=self.constrained,
+            NLIQuoteVerifier(self.nli if self.config.verifier == "nli" else None),
+            constrained=self.config.constrained,
         )
         return QuoteAnswerer(
             composer,
@@ -211,7 +255,7 @@ class Runtime:
 
     @cached_property
     def judge(self) -> SupportJudge:
-        return SupportJudge(self.nli if self.verifier == "nli" else None)
+        return SupportJudge(self.nli if self.config.verifier == "nli" else None)
 
     @cached_property
     def llm(self) -> LLM:
@@ -219,21 +263,22 @@ class Runtime:
         from kgcite.models.llamacpp import LlamaCppLLM
         from kgcite.models.openai_http import OpenAICompatLLM
 
+        c = self.config
         llm: LLM
-        if self.base_url:
-            llm = OpenAICompatLLM(
-                self.base_url, self.model or "default", concurrency=self.concurrency, timeout=self.timeout
-            )
-            log.info("LLM: %s on %s", self.model or "default", self.base_url)
+        if c.base_url:
+            llm = OpenAICompatLLM(c.base_url, c.model or "default", concurrency=c.concurrency, timeout=c.timeout)
+            log.info("LLM: %s on %s", c.model or "default", c.base_url)
         else:
-            llm = _loaded(f"llama.cpp {self.model or 'SmolLM2-135M'}", lambda: LlamaCppLLM(self.model).load())
-        return CachedLLM(llm, self.cache) if self.cache is not None else llm
+            llm = _loaded(f"llama.cpp {c.model or 'SmolLM2-135M'}", lambda: LlamaCppLLM(c.model).load())
+        return CachedLLM(llm, c.cache) if c.cache is not None else llm
 
-    def generator(self, mode: str) -> Generator:
+    def generator(self, mode: Mode) -> Generator:
         if mode == "grounded":
             return GroundedGenerator(
-                self.retriever, self.llm if self.rewrite else None, JudgeVerifier(self.judge), paths=self.paths
+                self.retriever, self.llm if self.config.rewrite else None, JudgeVerifier(self.judge), paths=self.paths
             )
         if mode == "free":
-            return FreeGenerator(self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.constrained)
+            return FreeGenerator(
+                self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.config.constrained
+            )
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kgcite.bench.caqa import CaqaBuilder
 from kgcite.bench.caqa_paths import link_by_name, path_samples
 from kgcite.bench.caqa_query import TripleIndex, answers
 from kgcite.bench.synthetic import synthetic_graph
 from kgcite.kg.model import Triple
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 
 def test_path_questions_reproduce_their_answers() -> None:

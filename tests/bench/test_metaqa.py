@@ -7,6 +7,8 @@ import pytest
 from kgcite.bench.metaqa import MetaQAGraph, read_questions
 from kgcite.kg.loaders import InputError, read_tsv
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 def _write(root: Path, hops: int, qa: str, qtype: str) -> None:
     (root / f"{hops}-hop").mkdir(parents=True, exist_ok=True)

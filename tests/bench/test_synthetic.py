@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kgcite.bench.synthetic import SyntheticConfig, synthetic_graph
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 
 def test_same_seed_same_graph_other_seed_other_relations() -> None:

@@ -15,13 +15,13 @@ from kgcite.models.embed import OnnxMiniLM
 from kgcite.models.nli import OnnxNLI
 from kgcite.retrieve.base import GraphEvidence, GraphRetriever
 from kgcite.retrieve.retriever import KGRetriever
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig
 from kgcite.schema import KGAnswer, QuotedAnswerRecord
 
 
 @pytest.fixture(scope="module")
 def runtime(books_store: EmbeddedStore) -> Runtime:
-    return Runtime(store=books_store, cache=None)
+    return Runtime(RuntimeConfig(cache=None), store=books_store)
 
 
 def retrievers(runtime: Runtime) -> dict[str, GraphRetriever]:

@@ -16,6 +16,8 @@ from kgcite.generate.citations import (
 )
 from kgcite.kg import Subgraph, Triple
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 PAPER_ANSWER = (
     "Artemisia Gentileschi was an Italian painter born on July 8, 1596 [NA] in Rome "
     "[Q212657, ethnic group: Italians, occupation: painter, place of birth: Rome]. She was a member of the "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 
 from kgcite.generate.citations import ParsedAnswer, parse_answer
 from kgcite.kg.model import Subgraph, Triple
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 GRAPH = Subgraph(
     (),
@@ -46,7 +49,11 @@ PIECES = st.sampled_from(
 ANSWERS = st.one_of(st.text(max_size=200), st.lists(PIECES, max_size=60).map("".join))
 
 
-@settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+#: 10,000 examples in a CI run (about 12 s); KGCITE_FUZZ_EXAMPLES=100000 for a deeper search.
+FUZZ_EXAMPLES = int(os.environ.get("KGCITE_FUZZ_EXAMPLES", "10000"))
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(ANSWERS, st.booleans())
 def test_any_text_parses_without_an_exception(text: str, with_graph: bool) -> None:
     parsed = parse_answer(text, GRAPH if with_graph else None)

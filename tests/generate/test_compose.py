@@ -104,6 +104,9 @@ def test_no_model_or_no_kept_citation_gives_the_extractive_floor(embedder: OnnxM
             assert s.text in by_index[i].text  # verbatim from the quote it cites
         assert {cited_indices(s)[0] for s in a.sentences} == {1, 2}
         assert "Badenweiler" in a.sentences[0].text
+        # the stages say what ran: no model, only the extract; a model, its call and the verify too
+        assert a.timings.llm_calls == (0 if text is None else 1)
+        assert list(a.timings) == (["extract"] if text is None else ["generate", "verify", "extract"])
 
 
 def test_nothing_to_quote() -> None:

@@ -12,7 +12,7 @@ import pytest
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.judge.derived import is_conclusion
 from kgcite.kg import EmbeddedStore
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig
 from tests.helpers import kgcite
 
 RAILWAY = Path(__file__).resolve().parents[1] / "data" / "railway.tsv"
@@ -144,7 +144,7 @@ def test_run_lines_carry_form_and_predicted_and_eval_scores_them(store: Path, tm
 def test_the_answerer_in_process_and_the_judge_supports_every_pair(tmp_path: Path) -> None:
     store = EmbeddedStore()
     store.load(RAILWAY)
-    runtime = Runtime(store=store, cache=None)
+    runtime = Runtime(RuntimeConfig(cache=None), store=store)
     generator = runtime.generator("grounded")
     assert isinstance(generator, GroundedGenerator)
     answers = generator.answer_many(

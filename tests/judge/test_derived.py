@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kgcite.judge.derived import common_sentence, count_sentence, holds, is_conclusion, order_sentence
 from kgcite.judge.rules import Claim
 from kgcite.judge.support import SupportJudge
 from kgcite.text.forms import ORDERS
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 OPENED = [("Vellmoor Central", "opened", "1872-04-15"), ("Tarn Junction", "opened", "September 1, 1885")]
 OPERATES = [

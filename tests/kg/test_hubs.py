@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kgcite.kg.embedded import EmbeddedStore
 from kgcite.kg.hubs import capped_one_hop
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 
 def _store(tmp_path: Path, n: int) -> EmbeddedStore:

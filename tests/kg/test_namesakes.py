@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kgcite.kg.model import Triple
 from kgcite.kg.namesakes import likely_namesakes
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 
 def _born(name: str, *places: str) -> list[Triple]:

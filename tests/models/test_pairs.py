@@ -11,6 +11,8 @@ import pytest
 from kgcite.errors import ModelError
 from kgcite.models.pairs import PairModel, parse_spec, shipped_dir
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 class Lengths(PairModel[int]):
     """Scores a pair by its total length and records every batch it was asked for."""

@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from kgcite.server.guards import BodyLimit, KnownHosts, host_name
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 
 def test_host_names_are_read_with_ports_and_ipv6_brackets() -> None:

@@ -9,6 +9,8 @@ import pytest
 
 from kgcite.server.reports import ReportFolder, ReportNotFound
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:

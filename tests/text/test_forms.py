@@ -6,6 +6,8 @@ import pytest
 
 from kgcite.text.forms import as_kind, comparable, quantity, read_form, same_value, sort_key
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 @pytest.mark.parametrize(
     ("question", "kind", "order"),

@@ -6,6 +6,8 @@ import pytest
 
 from kgcite.text.lexicon import property_label
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 @pytest.mark.parametrize(
     ("relation", "label"),

@@ -8,6 +8,10 @@ import ast
 import itertools
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "kgcite"
 
 

@@ -14,7 +14,7 @@ from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer
 from kgcite.retrieve.paths import Step
-from kgcite.runtime import Runtime
+from kgcite.runtime import Runtime, RuntimeConfig
 from kgcite.train.calibrate import asked_twice, highest_keeping, pipeline_curve
 from kgcite.train.grounding import GroundingConfig, StepMap, examples_for, export_encoder, train_grounding
 from kgcite.train.paths import QAItem
@@ -80,7 +80,7 @@ def test_the_calibration_curve_asks_the_whole_pipeline(store: EmbeddedStore) -> 
         ("Harbor Press", True),
         ("Ines Calder", False),
     ]
-    generator = Runtime(store=store, cache=None).generator("grounded")
+    generator = Runtime(RuntimeConfig(cache=None), store=store).generator("grounded")
     assert isinstance(generator, GroundedGenerator)
     low, high = pipeline_curve([(generator, asked)], [0.0, 50.0])
     assert low["hits_at_1"] == 1.0 and low["coverage"] == 1.0

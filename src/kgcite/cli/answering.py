@@ -35,6 +35,7 @@ from kgcite.jsonl import free_name
 from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
 from kgcite.kg.loaders import file_kind, graph_quads, read_named, shipped_data
+from kgcite.kg.model import named
 from kgcite.kg.namesakes import likely_namesakes
 from kgcite.kg.rdf import write_ntriples
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
@@ -143,7 +144,7 @@ def _entity_json(entity: Entity, graph: Subgraph) -> dict[str, object]:
 
 
 def _entity_text(entity: Entity, graph: Subgraph) -> str:
-    head = f"{entity.label} [{entity.id}]" + (f"  ({', '.join(entity.types)})" if entity.types else "")
+    head = entity.named("[]") + (f"  ({', '.join(entity.types)})" if entity.types else "")
     lines = [head]
     if entity.aliases:
         lines.append(f"aliases: {'; '.join(entity.aliases)}")
@@ -152,7 +153,7 @@ def _entity_text(entity: Entity, graph: Subgraph) -> str:
         for t in graph.triples
         if t.subject_id == entity.id
     ]
-    inc = [(f"{t.subject_label} [{t.subject_id}]", t.relation) for t in graph.triples if t.subject_id != entity.id]
+    inc = [(named(t.subject_label, t.subject_id, "[]"), t.relation) for t in graph.triples if t.subject_id != entity.id]
     if out:
         lines.append(format_table(["relation", "value"], sorted(out)))
     if inc:

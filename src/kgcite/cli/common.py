@@ -13,7 +13,7 @@ from kgcite.generate.citations import attach_marks
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg import EmbeddedStore, SparqlStore, open_store
 from kgcite.kg.embedded import biokalma_store, is_store
-from kgcite.runtime import Runtime, default_cache_path
+from kgcite.runtime import PathScorer, Runtime, RuntimeConfig, default_cache_path, path_scorer_spec
 from kgcite.text.lexicon import property_label
 
 
@@ -72,14 +72,16 @@ def open_graph(args: argparse.Namespace) -> SparqlStore:
     return shipped_biokalma_store(None, quiet=True)
 
 
-def runtime_from_args(args: argparse.Namespace, *, graph: bool = True) -> Runtime:
+def runtime_from_args(
+    args: argparse.Namespace, *, graph: bool = True, path_scorer: PathScorer | None = None
+) -> Runtime:
     """The Runtime of any command; options a command does not declare keep their defaults.
-    ``graph=False``: the command reads its graph itself, so the options' graph is not opened again."""
+    ``graph=False``: the command reads its graph itself, so the options' graph is not opened again;
+    ``path_scorer``: the command's own choice over ``--path-scorer``."""
     store = None
     if graph and (getattr(args, "endpoint", None) or getattr(args, "store", None) or getattr(args, "kg", None)):
         store = open_graph(args)
-    return Runtime(
-        store=store,
+    config = RuntimeConfig(
         model=args.model,
         base_url=args.base_url,
         cache=None if args.no_cache else default_cache_path(),
@@ -90,8 +92,9 @@ def runtime_from_args(args: argparse.Namespace, *, graph: bool = True) -> Runtim
         nli_model=getattr(args, "nli", None),
         verifier="rules" if getattr(args, "no_nli", False) else "nli",
         reranker_model=getattr(args, "reranker", None),
-        path_scorer=getattr(args, "path_scorer", None),
+        path_scorer=path_scorer or path_scorer_spec(getattr(args, "path_scorer", None)),
     )
+    return Runtime(config, store=store)
 
 
 #: Repairs a reader needs beside the answer: how a name was linked, what a long list left out.

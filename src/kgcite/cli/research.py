@@ -264,10 +264,10 @@ def _answerer(store: KGStore, folder: Path) -> GroundedGenerator:
     """The `ask --path-scorer FOLDER` pipeline over ``store``: what calibrating an export asks."""
     from kgcite.generate.pipeline import GroundedGenerator
     from kgcite.kg.sparql import SparqlStore
-    from kgcite.runtime import Runtime
+    from kgcite.runtime import Runtime, RuntimeConfig
 
     assert isinstance(store, SparqlStore)  # the dev graphs are embedded stores
-    generator = Runtime(store=store, cache=None, path_scorer=str(folder)).generator("grounded")
+    generator = Runtime(RuntimeConfig(cache=None, path_scorer=folder), store=store).generator("grounded")
     assert isinstance(generator, GroundedGenerator)
     return generator
 
@@ -279,8 +279,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
             args.dataset, None, "minimum_knowledge", "no item has a minimum knowledge set; nothing to remove or miss"
         )
     # each item brings its own graph (KaLMA's one-hop retrieval): no path search over the store
-    runtime = runtime_from_args(args)
-    runtime.path_scorer = "off"
+    runtime = runtime_from_args(args, path_scorer="off")
     generator = runtime.generator(args.mode)
     evaluation = FullEvaluation(AttributionScorer(runtime.judge), None, "citation", batch_size=args.batch_size * 8)
     out = Path(args.out)

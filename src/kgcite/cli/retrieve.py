@@ -14,12 +14,12 @@ def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
     from kgcite.retrieve.scoring import BM25Scorer, EmbeddingScorer, HybridScorer, TextScorer
     from kgcite.retrieve.tog_e import ToGE, ToGEConfig
     from kgcite.retrieve.topics import bracketed_topics
-    from kgcite.runtime import Runtime
+    from kgcite.runtime import Runtime, RuntimeConfig
 
     if bool(args.kg) == bool(args.endpoint):
         raise UsageError("give one graph: --kg FILE|DIR or --endpoint URL")
     store = open_store(args.endpoint, args.scheme) if args.endpoint else open_kg(args.kg)
-    runtime = Runtime(store=store, cache=None)  # loads each model once, on first use
+    runtime = Runtime(RuntimeConfig(cache=None), store=store)  # loads each model once, on first use
     scorer: TextScorer = BM25Scorer() if args.scorer == "bm25" else HybridScorer(EmbeddingScorer(runtime.embedder))
     needs_linking = not args.topic and not bracketed_topics(args.question)
     search = ToGE(
@@ -35,7 +35,7 @@ def cmd_retrieve_tog_e(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         return 0
-    print(f"topics: {', '.join(f'{t.label} [{t.id}]' for t in result.topics) or '(none linked)'}")
+    print(f"topics: {', '.join(t.named('[]') for t in result.topics) or '(none linked)'}")
     print(f"{len(result.paths)} paths, {len(result.graph)} triples, {result.llm_calls} LLM calls, {result.ms:.1f} ms\n")
     for i, p in enumerate(result.paths, 1):
         print(f"{i}. ({p.score:.3f}) " + " → ".join(p.labels()))

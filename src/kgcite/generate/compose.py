@@ -39,6 +39,7 @@ from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
 from kgcite.text.sentences import sentence_spans
 from kgcite.text.values import normalize, value_forms
+from kgcite.timing import Timings
 
 # kgcite.schema (pydantic, ~130 ms) is imported where a record is made, not when a command starts
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ class QuotedAnswer:
     written_citations: int = 0  # [n] marks the model wrote
     invalid_citations: int = 0  # of those, numbers that name no quote
     repairs: tuple[str, ...] = ()
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: Timings = field(default_factory=Timings)
 
     @property
     def answer(self) -> str:
@@ -139,7 +140,7 @@ class QuotedAnswer:
             invalid_citations=self.invalid_citations,
             repairs=list(self.repairs),
             raw_output=self.raw_output,
-            timings={k: round(v, 4) for k, v in self.timings.items()},
+            timings=self.timings.rounded(),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -162,6 +163,7 @@ class QuoteComposer:
     def compose(self, question: str, quotes: Sequence[EvidenceQuote]) -> QuotedAnswer:
         t0 = time.perf_counter()
         raw = ""
+        called = self.llm is not None and bool(quotes)
         if self.llm is not None and quotes:
             request = ChatRequest.of(
                 quote_prompt(question, [q.text for q in quotes]),
@@ -177,7 +179,7 @@ class QuoteComposer:
         sentences: tuple[Sentence, ...]
         sentences, written, invalid, notes = self.check(raw, quotes, question) if raw else ((), 0, 0, [])
         t2 = time.perf_counter()
-        timings = {"generate": t1 - t0, "verify": t2 - t1} if raw else {}
+        timings = Timings({"generate": t1 - t0, "verify": t2 - t1}, llm_calls=1) if called else Timings()
         extractive = not any(cited_indices(s) for s in sentences)
         if extractive:
             if raw:
@@ -283,7 +285,7 @@ def quoted_answer_from_dict(d: Any, path: str | Path = "answer", line: int | Non
         written_citations=r.written_citations,
         invalid_citations=r.invalid_citations,
         repairs=tuple(r.repairs),
-        timings=dict(r.timings),
+        timings=Timings(r.timings),
     )
 
 
@@ -304,19 +306,19 @@ class QuoteAnswerer:
         self.composer, self.graph, self.documents, self.max_triples = composer, graph, documents, max_triples
 
     def answer(self, question: str, topics: Sequence[str] | None = None) -> QuotedAnswer:
-        timings: dict[str, float] = {}
+        timings = Timings()
         triples: tuple[Triple, ...] = ()
         if self.graph is not None:
             found = self.graph.search(question, topics or None)
             triples = found.triples
-            timings.update(found.timings)
+            timings = timings.merged(found.timings)
         docs: tuple[Quote, ...] = ()
         if self.documents is not None:
             retrieval = self.documents.retrieve(question)
             docs = retrieval.quotes
-            timings.update({f"docs_{k}": v for k, v in retrieval.timings.items()})
+            timings = timings.merged(retrieval.timings, prefix="docs_")
         answer = self.composer.compose(question, evidence_quotes(triples, docs, max_triples=self.max_triples))
-        return replace(answer, timings={**timings, **answer.timings})
+        return replace(answer, timings=timings.merged(answer.timings))
 
     def answer_many(
         self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None

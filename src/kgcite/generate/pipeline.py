@@ -14,7 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from kgcite.errors import LLMError
@@ -44,6 +44,7 @@ from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
+from kgcite.timing import Timings
 
 # kgcite.schema (pydantic, ~130 ms) is imported where a record is made, not when a command starts
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class AttributedAnswer:
     repairs: tuple[str, ...] = ()
     rewritten: bool = False
     raw_output: str = ""
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: Timings = field(default_factory=Timings)
     absent: tuple[Gap, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
     asked: dict[str, Any] | None = None  # the question analysis: its parts and their relations
     predicted: tuple[str, ...] = ()  # answer labels, best first
@@ -123,7 +124,7 @@ class AttributedAnswer:
             repairs=list(self.repairs),
             rewritten=self.rewritten,
             raw_output=self.raw_output,
-            timings={k: round(v, 4) for k, v in self.timings.items()},
+            timings=self.timings.rounded(),
             predicted=list(self.predicted),
             answer_paths=self.answer_paths,
             path=self.path,
@@ -373,7 +374,9 @@ class GroundedGenerator(Generator):
             repairs=tuple(notes)
             + tuple(verify_notes)
             + (("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()),
-            timings={"paths": result.ms / 1000, "verify": time.perf_counter() - t0},
+            timings=Timings(
+                {"paths": result.ms / 1000, "verify": time.perf_counter() - t0}, llm_calls=result.llm_calls
+            ),
             predicted=tuple(result.predicted()),
             answer_paths={
                 a.label: [[t.subject_label, t.relation, t.object_value] for t in a.triples] for a in result.answers
@@ -486,7 +489,7 @@ class GroundedGenerator(Generator):
             notes: list[str] = [n for le in retrieval.linked if (n := le.note())] + list(plan.notes)
             if routed is not None:
                 answer = self.path_answer(routed, notes)
-                answer.timings.update(retrieval.timings)
+                answer = replace(answer, timings=answer.timings.merged(retrieval.timings))
                 out.append(answer)
                 continue
             template = plan.sentences or (_na_sentence(retrieval),)
@@ -506,12 +509,12 @@ class GroundedGenerator(Generator):
                 if done is not None
                 else stated_values(sentences, graph, {le.entity.id for le in retrieval.linked})
             )
-            timings = {
-                **retrieval.timings,
-                "select": select_s,
-                "generate": gen_s if reply else 0.0,
-                "verify": time.perf_counter() - t2,
-            }
+            timings = retrieval.timings.merged(
+                Timings(
+                    {"select": select_s, "generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2},
+                    llm_calls=int(reply is not None),
+                )
+            )
             out.append(
                 AttributedAnswer(
                     question=retrieval.question,
@@ -672,7 +675,9 @@ class FreeGenerator(Generator):
                     linked=tuple(le.entity.id for le in retrieval.linked),
                     repairs=tuple(notes),
                     raw_output=reply.text,
-                    timings={**retrieval.timings, "generate": gen_s, "verify": time.perf_counter() - t1},
+                    timings=retrieval.timings.merged(
+                        Timings({"generate": gen_s, "verify": time.perf_counter() - t1}, llm_calls=1)
+                    ),
                 )
             )
         return out

@@ -23,6 +23,15 @@ class Entity:
         """The label first, then the aliases: every string that can refer to the entity."""
         return (self.label, *self.aliases)
 
+    def named(self, brackets: str = "()") -> str:
+        """ "Stephen Crane (Q206534)", or the label alone where the id is the label (a TSV graph)."""
+        return named(self.label, self.id, brackets)
+
+
+def named(label: str, entity_id: str, brackets: str = "()") -> str:
+    """A label with its id in ``brackets``, the id left out where it says the same."""
+    return label if label == entity_id else f"{label} {brackets[0]}{entity_id}{brackets[1]}"
+
 
 @dataclass(frozen=True, slots=True)
 class Triple:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from kgcite.kg.model import Entity, Triple
+from kgcite.timing import Timings
 
 
 @runtime_checkable
@@ -28,8 +29,8 @@ class GraphEvidence(Protocol):
         ...
 
     @property
-    def timings(self) -> dict[str, float]:
-        """Seconds per stage."""
+    def timings(self) -> Timings:
+        """Seconds per stage, and the LLM calls made."""
         ...
 
 

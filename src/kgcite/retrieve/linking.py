@@ -65,7 +65,7 @@ class LinkedEntity:
 
     def note(self) -> str | None:
         """What a user should be told: a link made by edit distance."""
-        return f'linked "{self.mention}" → {self.entity.label} ({self.entity.id})' if self.fuzzy else None
+        return f'linked "{self.mention}" → {self.entity.named()}' if self.fuzzy else None
 
 
 def clean_mention(text: str) -> str:

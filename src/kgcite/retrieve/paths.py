@@ -26,6 +26,7 @@ from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
+from kgcite.timing import Timings
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +155,8 @@ class PathResult:
         return tuple(self.cited())
 
     @property
-    def timings(self) -> dict[str, float]:
-        return {"graph": self.ms / 1000}
+    def timings(self) -> Timings:
+        return Timings({"graph": self.ms / 1000}, llm_calls=self.llm_calls)
 
     def cited(self) -> list[Triple]:
         """Every triple the answers rest on, each once, in answer order."""

@@ -13,6 +13,7 @@ from kgcite.kg.store import KGStore
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
 from kgcite.retrieve.question import QuestionAnalysis, QuestionAnalyzer
 from kgcite.retrieve.topics import find_topics
+from kgcite.timing import Timings
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class Retrieval:
     question: str
     linked: tuple[LinkedEntity, ...]
     graph: Subgraph
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: Timings = field(default_factory=Timings)
     analysis: QuestionAnalysis | None = None  # what the question asks for
     neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
     #: (entity id, relation, inverse) → triples the store holds, for each hub relation cut at
@@ -94,7 +95,7 @@ class KGRetriever:
                 hops.setdefault(e.id, capped_one_hop(self.store, e.id, self.per_relation))
             graph = Subgraph.merge(h.graph for h in hops.values())
             cut = {(e, r, inv): n for e, h in hops.items() for (r, inv), n in h.cut.items()}
-            timings = {"link": link_s, "retrieve": time.perf_counter() - t1}
+            timings = Timings({"link": link_s, "retrieve": time.perf_counter() - t1})
             out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near), cut))
         return out
 

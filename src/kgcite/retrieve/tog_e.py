@@ -30,6 +30,7 @@ from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.scoring import TextScorer, content_stems, coverage
 from kgcite.retrieve.topics import find_topics, resolve_topic, unbracketed
 from kgcite.text.lexicon import property_label
+from kgcite.timing import Timings
 
 _FOCUS = re.compile(r"\b(?:which|what)\s+((?:\w+\s+){0,1}\w+)", re.IGNORECASE)
 
@@ -115,8 +116,8 @@ class ToGEResult:
         return tuple(dict.fromkeys(p.hops[d].triple for d in range(depth) for p in self.paths if d < len(p.hops)))
 
     @property
-    def timings(self) -> dict[str, float]:
-        return {"graph": self.ms / 1000}
+    def timings(self) -> Timings:
+        return Timings({"graph": self.ms / 1000}, llm_calls=self.llm_calls)
 
     def entity_ids(self) -> set[str]:
         """Every entity the retrieved triples name, the topics excepted."""

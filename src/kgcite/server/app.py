@@ -33,7 +33,7 @@ from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.hubs import capped_one_hop
 from kgcite.kg.model import Triple
-from kgcite.runtime import Runtime
+from kgcite.runtime import Mode, Runtime, Source
 from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
 from kgcite.server.guards import BodyLimit, KnownHosts
 from kgcite.server.queue import ModelQueue, QueueFull, Stopping
@@ -100,7 +100,7 @@ class Service:
     @property
     def phrases(self) -> bool:
         """Whether an LLM phrases answers: only when asked for (``--rewrite``)."""
-        return self.runtime.rewrite
+        return self.runtime.config.rewrite
 
     def load(self) -> None:
         """Every model the default request needs, once, on the model thread."""
@@ -108,16 +108,16 @@ class Service:
         _ = rt.kg, rt.ner.load(), rt.embedder
         if self.phrases:
             _ = rt.llm
-        if rt.verifier == "nli":
+        if rt.config.verifier == "nli":
             rt.nli.load()
         self.generator("grounded")
 
-    def generator(self, mode: str) -> Generator:
+    def generator(self, mode: Mode) -> Generator:
         if mode not in self._generators:
             self._generators[mode] = self.runtime.generator(mode)
         return self._generators[mode]
 
-    def answerer(self, source: str) -> QuoteAnswerer:
+    def answerer(self, source: Source) -> QuoteAnswerer:
         if source not in self._answerers:
             docs = (
                 self.runtime.documents(
@@ -129,7 +129,7 @@ class Service:
             self._answerers[source] = self.runtime.quote_answerer(source, docs)
         return self._answerers[source]
 
-    def answer_kg(self, mode: str, questions: Sequence[str]) -> list[dict[str, Any] | BaseException]:
+    def answer_kg(self, mode: Mode, questions: Sequence[str]) -> list[dict[str, Any] | BaseException]:
         out: list[dict[str, Any] | BaseException] = []
         for r in self.generator(mode).answer_many(list(questions)):
             out.append(r if isinstance(r, BaseException) else self.kg_answer_dict(r))
@@ -148,7 +148,7 @@ class Service:
             "property_labels": property_labels([*cited, *(t.relation for t in shown)]),
         }
 
-    def answer_quotes(self, source: str, questions: Sequence[str]) -> list[dict[str, Any]]:
+    def answer_quotes(self, source: Source, questions: Sequence[str]) -> list[dict[str, Any]]:
         answerer = self.answerer(source)
         return [answerer.answer(q).to_dict() | {"kind": "quotes", "mode": "quotes"} for q in questions]
 
@@ -276,7 +276,7 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
                 "model_busy_s": round(busy, 1),
                 "model": rt.llm.name if service.phrases else None,
                 # free mode with the shipped SmolLM2-135M and no grammar: its answers carry no citations
-                "free_uncited": rt.model is None and rt.base_url is None and not rt.constrained,
+                "free_uncited": rt.config.shipped_llm and not rt.config.constrained,
                 "sources": service.sources,
                 "reports": service.config.reports is not None,
                 "waiting": service.queue.waiting,

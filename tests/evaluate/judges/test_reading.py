@@ -6,6 +6,8 @@ import pytest
 
 from kgcite.evaluate.judges.reading import key_of, name_runs, read_claim, read_evidence, split_evidence, tokenize
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 def names(text: str) -> list[str]:
     tokens = tokenize(text)

@@ -6,6 +6,8 @@ import pytest
 
 from kgcite.evaluate.metrics.answers import answer_metrics, chains_to, set_scores
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 def test_set_scores_compare_names_loosely() -> None:
     assert set_scores(["steven_spielberg"], ["Steven Spielberg"]) == (1.0, 1.0, 1.0)

@@ -10,6 +10,8 @@ from kgcite.kg.loaders import read_biokalma, shipped_biokalma
 from kgcite.kg.model import Subgraph
 from tests.helpers import FIGURE_2, G, M, cite
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 
 def figure_2(unit: str = "citation"):  # type: ignore[no-untyped-def]
     return score_answer(parse_answer(FIGURE_2).cited_triples(), G, M, unit)  # type: ignore[arg-type]

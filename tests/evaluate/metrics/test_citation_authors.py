@@ -20,11 +20,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kgcite.cli.main import main
 from kgcite.kg.loaders import shipped_biokalma
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 Knowledge = tuple[str, str, str]
 

@@ -6,6 +6,8 @@ import pytest
 
 from kgcite.evaluate.metrics.classification import binary_accuracy, classification_report, false_acceptance
 
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
+
 LABELS = ("entailment", "neutral", "contradiction")
 GOLD = ["entailment", "entailment", "neutral", "neutral", "contradiction", "contradiction"]
 PRED = ["entailment", "neutral", "entailment", "neutral", "entailment", "contradiction"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kgcite.evaluate.metrics.alignment import AttributionScorer
 from kgcite.generate.citations import parse_answer
 from kgcite.judge.support import SupportJudge
 from kgcite.kg.model import Entity, Subgraph, Triple
+
+pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
 GRAPH = Subgraph(
     (Entity("VC", "Vellmoor Central"), Entity("TJ", "Tarn Junction")),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kgcite.errors import InputError
 from kgcite.evaluate.metrics.citation import AnswerCitationScore, CitationReport, PrecisionUnit, aggregate, score_answer
@@ -241,6 +241,6 @@ def experiment_markdown(
     return "\n\n".join(parts) + "\n"
 
 
-def format_timings(timings: dict[str, float]) -> str:
+def format_timings(timings: Mapping[str, float]) -> str:
     """``retrieve 12 ms · generate 840 ms``: a stage-by-stage line for the terminal."""
     return " · ".join(f"{k} {v * 1000:.0f} ms" for k, v in timings.items())

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgcite.timing import Timings
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -68,7 +70,7 @@ class DocumentRetrieval:
     n_documents: int
     n_candidates: int  # passages from both cutters, before filtering
     cache_hits: int
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: Timings = field(default_factory=Timings)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,5 +79,5 @@ class DocumentRetrieval:
             "documents": self.n_documents,
             "candidates": self.n_candidates,
             "cache_hits": self.cache_hits,
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "timings": self.timings.rounded(),
         }

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcite.retrieve.documents.addresses import AddressPolicy
-from kgcite.retrieve.documents.extract import EvidenceExtractor
+from kgcite.retrieve.documents.extract import EvidenceExtractor, LLMSpanExtractor
 from kgcite.retrieve.documents.model import Document, DocumentRetrieval, Passage
 from kgcite.retrieve.documents.rank import TwoStageRanker
 from kgcite.retrieve.documents.sources import (
@@ -26,6 +26,7 @@ from kgcite.retrieve.documents.sources import (
     local_files,
 )
 from kgcite.retrieve.documents.split import ParagraphSplitter
+from kgcite.timing import Timings
 
 log = logging.getLogger(__name__)
 
@@ -81,5 +82,8 @@ class DocumentRetriever:
             n_documents=len(docs),
             n_candidates=len(passages),
             cache_hits=search_hits + doc_hits,
-            timings={"fetch": t1 - t0, "split_extract": t2 - t1, "rank": t3 - t2},
+            timings=Timings(
+                {"fetch": t1 - t0, "split_extract": t2 - t1, "rank": t3 - t2},
+                llm_calls=len(docs) * sum(isinstance(e, LLMSpanExtractor) for e in self.extractors),
+            ),
         )
