@@ -157,6 +157,9 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
             return f"The graph does not say {lead} {subject} {verb.lower()} {rest[len(subject) + 1 :]}."
         if wh and rest.lower().startswith(subject.lower() + "'s "):  # "who is X's spouse" → "who X's spouse is"
             return f"The graph does not say {lead} {rest} {verb.lower()}."
+        # "who is the mayor of X" → "who the mayor of X is"
+        if wh and rest_words and rest_words[0].lower() in ("the", "a", "an") and rest.lower().endswith(subject.lower()):
+            return f"The graph does not say {lead} {rest} {verb.lower()}."
     if wh:
         return f"The graph does not say {_lower_first(text)}."
     return "The graph does not answer this part of the question."
