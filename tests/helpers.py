@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kgcite.kg import Entity, Triple
+from kgcite.kg import EmbeddedStore, Entity, Triple
+from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.virtuoso import PACKAGE as VIRTUOSO_PACKAGE
 from kgcite.kg.virtuoso import Virtuoso, binary
 
@@ -138,3 +139,13 @@ TRIPLES = [
     Triple("H2", HOSTILE_NEWLINE, "described by", HOSTILE_LABEL, "H1"),
     Triple(HOSTILE_ID, "Hostile Id", "occupation", "painter"),
 ]
+
+
+def store_of(entities: list[Entity], triples: list[Triple]) -> EmbeddedStore:
+    """An in-memory store holding exactly these entities (with their ids) and triples."""
+    store = EmbeddedStore()
+    store.add_quads(
+        [q for e in entities for q in entity_quads(e, store.scheme)]
+        + [q for t in triples for q in triple_quads(t, store.scheme)]
+    )
+    return store

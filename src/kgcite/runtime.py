@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
 from kgcite.judge.support import JudgeVerifier, SupportJudge
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.sparql import SparqlStore
+from kgcite.models.cache import cache_root
 from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import CachedNLI, load_nli
@@ -47,8 +47,7 @@ DEFAULT_PATH_SCORER: Literal["grounding"] = "grounding"
 
 
 def default_cache_path(name: str = "responses.sqlite") -> Path:
-    root = os.environ.get("KGCITE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "kgcite")
-    return Path(root) / name
+    return cache_root() / name
 
 
 def _loaded(what: str, load: Callable[[], T]) -> T:

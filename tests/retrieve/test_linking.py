@@ -4,6 +4,7 @@ from kgcite.kg import EmbeddedStore, Entity, Triple
 from kgcite.models.ner import SpacyNER
 from kgcite.retrieve.linking import EntityLinker, clean_mention
 from kgcite.retrieve.retriever import KGRetriever
+from tests.helpers import store_of
 
 
 def test_clean_mention() -> None:
@@ -23,10 +24,6 @@ def test_links_possessives_and_short_ner_spans(biokalma_store: EmbeddedStore, ne
 
 
 def test_same_name_candidates_are_ranked_by_neighbours_in_the_question(ner: SpacyNER) -> None:
-    store = EmbeddedStore()
-    from kgcite.kg.rdf import entity_quads, triple_quads
-
-    scheme = store.scheme
     ents = [Entity("Q1", "Anne Hathaway"), Entity("Q2", "Anne Hathaway"), Entity("Q3", "Anne Hathaway")]
     triples = [
         Triple("Q1", "Anne Hathaway", "instance of", "human"),
@@ -36,10 +33,7 @@ def test_same_name_candidates_are_ranked_by_neighbours_in_the_question(ner: Spac
         Triple("Q3", "Anne Hathaway", "instance of", "ship"),
         Triple("Q3", "Anne Hathaway", "named after", "William Shakespeare"),
     ]
-    store.add_quads(
-        [q for e in ents for q in entity_quads(e, scheme)] + [q for t in triples for q in triple_quads(t, scheme)]
-    )
-    linker = EntityLinker(store, ner)
+    linker = EntityLinker(store_of(ents, triples), ner)
     [hit] = linker.link("Was Anne Hathaway married to William Shakespeare?")
     # Q2 and Q3 both neighbour Shakespeare; the PERSON type filter removes the ship
     assert hit.entity.id == "Q2" and hit.evidence == 1
@@ -92,9 +86,6 @@ def test_without_ner_the_links_are_those_ner_would_give(biokalma_store: Embedded
 
 
 def test_namesakes_of_different_types_still_get_the_ner_type_filter(ner: SpacyNER) -> None:
-    from kgcite.kg.rdf import entity_quads, triple_quads
-
-    store = EmbeddedStore()
     ents = [Entity("S1", "Mary Rose"), Entity("P1", "Mary Rose")]
     triples = [
         Triple("S1", "Mary Rose", "instance of", "ship"),
@@ -103,10 +94,6 @@ def test_namesakes_of_different_types_still_get_the_ner_type_filter(ner: SpacyNE
         Triple("S1", "Mary Rose", "builder", "Portsmouth Dockyard"),
         Triple("P1", "Mary Rose", "occupation", "singer"),
     ]
-    store.add_quads(
-        [q for e in ents for q in entity_quads(e, store.scheme)]
-        + [q for t in triples for q in triple_quads(t, store.scheme)]
-    )
     counting = CountingNER(ner)
-    [hit] = EntityLinker(store, counting).link("Who is Mary Rose?")  # type: ignore[arg-type]
+    [hit] = EntityLinker(store_of(ents, triples), counting).link("Who is Mary Rose?")  # type: ignore[arg-type]
     assert counting.asked == ["Who is Mary Rose?"] and hit.entity.id == "P1" and hit.ner_label == "PERSON"

@@ -20,7 +20,7 @@ from functools import lru_cache
 from kgcite.generate.verbalize import pattern, speak
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
-from kgcite.models.ner import load_spacy
+from kgcite.models.tags import tagging_pipeline
 from kgcite.text.inflect import past, plural
 from kgcite.text.lexicon import PREPOSITIONS, property_label
 from kgcite.text.values import join
@@ -377,16 +377,10 @@ def _is_verb(words: list[str], i: int) -> bool:
     return i < len(tags) and tags[i] in ("VBD", "VBZ", "VBP") and i > 0
 
 
-@lru_cache(maxsize=1)
-def tagger():  # type: ignore[no-untyped-def]
-    """spaCy's tagger, loaded once (no parser, NER or lemmatizer: fast)."""
-    return load_spacy(exclude=["ner", "parser", "lemmatizer"])
-
-
 @lru_cache(maxsize=8192)
 def _tags(text: str) -> tuple[str, ...]:
     """Penn tags per whitespace word (spaCy's tokens merged back onto the words)."""
-    doc = tagger()(text)
+    doc = tagging_pipeline()(text)
     tags: list[str] = []
     for t in doc:
         if not tags or t.idx == 0 or text[t.idx - 1] == " ":

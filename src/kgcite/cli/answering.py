@@ -40,7 +40,6 @@ from kgcite.kg.namesakes import likely_namesakes
 from kgcite.kg.rdf import write_ntriples
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
-from kgcite.text.lexicon import property_label
 
 
 def _sample_answers() -> Path:
@@ -115,9 +114,9 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
 
 def _remember_label_tags(store: SparqlStore) -> None:
     """Tag the store's relation labels now, once: a later `ask` then verbalises without spaCy."""
-    from kgcite.models.tags import label_tags
+    from kgcite.generate.verbalize import learn_relations
 
-    label_tags().many(property_label(r).strip() for r in store.relations())
+    learn_relations(store.relations())
 
 
 def cmd_kg_export(args: argparse.Namespace) -> int:

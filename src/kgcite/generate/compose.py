@@ -163,15 +163,15 @@ class QuoteComposer:
     def compose(self, question: str, quotes: Sequence[EvidenceQuote]) -> QuotedAnswer:
         t0 = time.perf_counter()
         raw = ""
-        called = self.llm is not None and bool(quotes)
-        if self.llm is not None and quotes:
+        llm = self.llm if quotes else None  # nothing to quote: nothing to ask
+        if llm is not None:
             request = ChatRequest.of(
                 quote_prompt(question, [q.text for q in quotes]),
                 system=quote_system(len(quotes)),
                 max_tokens=self.max_tokens,
                 grammar=quote_grammar(len(quotes)) if self.constrained else None,
             )
-            reply = self.llm.chat_many([request])[0]
+            reply = llm.chat_many([request])[0]
             if isinstance(reply, LLMError):
                 raise reply
             raw = reply.text.strip()
@@ -179,7 +179,7 @@ class QuoteComposer:
         sentences: tuple[Sentence, ...]
         sentences, written, invalid, notes = self.check(raw, quotes, question) if raw else ((), 0, 0, [])
         t2 = time.perf_counter()
-        timings = Timings({"generate": t1 - t0, "verify": t2 - t1}, llm_calls=1) if called else Timings()
+        timings = Timings({"generate": t1 - t0, "verify": t2 - t1}, llm_calls=1) if llm is not None else Timings()
         extractive = not any(cited_indices(s) for s in sentences)
         if extractive:
             if raw:

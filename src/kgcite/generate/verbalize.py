@@ -12,7 +12,7 @@ as the graph writes it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from kgcite.kg.keys import property_key
@@ -137,6 +137,12 @@ def pattern(relation: str) -> tuple[str, bool]:
     if last[1] in ("NNS", "NNPS"):  # "starred actors", "notable works"
         return "{s}'s " + label + " include {o}.", True
     return "{s}'s " + label + " is {o}.", False
+
+
+def learn_relations(relations: Iterable[str]) -> None:
+    """Tag, once and remembered, the labels :func:`pattern` will read parts of speech from
+    (those with no hand-written pattern): `kg load` does it so a later ask needs no spaCy."""
+    label_tags().many(property_label(r).strip() for r in relations if property_key(r) not in TEMPLATES)
 
 
 def state(subject: str, relation: str, values: Sequence[str]) -> str:

@@ -417,12 +417,9 @@ def biokalma_store(location: str | Path | None = None) -> tuple[EmbeddedStore, i
     if len(store) and LABEL_PROPERTY in store.relations():
         return store, 0
     # new, or loaded by a kgcite that did not yet cite labels: loading again adds what is missing
-    dump = shipped_data("biokalma", BIOKALMA_DUMP)
-    if store.scheme == IriScheme() and dump.exists():
-        data = gzip.decompress(dump.read_bytes())
-        store.add_nquads(data)
-        return store, data.count(b"\n")
-    return store, sum(store.load(p) for p in shipped_biokalma())
+    data = gzip.decompress(shipped_data("biokalma", BIOKALMA_DUMP).read_bytes())
+    store.add_nquads(data)
+    return store, data.count(b"\n")
 
 
 def write_biokalma_dump(path: Path) -> int:

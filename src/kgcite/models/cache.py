@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -19,6 +20,11 @@ from kgcite.errors import LLMError, disk_full
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 
 log = logging.getLogger(__name__)
+
+
+def cache_root() -> Path:
+    """kgcite's cache folder: ``$KGCITE_CACHE_DIR``, else ``~/.cache/kgcite``."""
+    return Path(os.environ.get("KGCITE_CACHE_DIR") or Path.home() / ".cache" / "kgcite")
 
 
 def open_cache(path: Path, *statements: str) -> sqlite3.Connection:

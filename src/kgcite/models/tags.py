@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from kgcite.models.cache import cache_root
 from kgcite.models.ner import SPACY_MODEL, load_spacy
 
 log = logging.getLogger(__name__)
@@ -28,28 +29,26 @@ Tag = tuple[str, str, str]
 SHIPPED_TAGS = Path(__file__).resolve().parent / "data" / "label_tags.json"
 
 
-def cache_root() -> Path:
-    """kgcite's cache folder: ``$KGCITE_CACHE_DIR``, else ``~/.cache/kgcite``."""
-    return Path(os.environ.get("KGCITE_CACHE_DIR") or Path.home() / ".cache" / "kgcite")
-
-
 class Tagger(Protocol):
     def __call__(self, labels: Sequence[str]) -> list[list[Tag]]:
         """The tags of each label, batched."""
         ...
 
 
+@lru_cache(maxsize=2)
+def tagging_pipeline(model: str = SPACY_MODEL) -> Any:
+    """spaCy's tagger alone (no parser, NER or lemmatizer), loaded once per process."""
+    return load_spacy(model, exclude=["ner", "parser", "lemmatizer"])
+
+
 class SpacyTagger:
-    """spaCy's tagger alone (no parser, NER or lemmatizer), loaded on first use."""
+    """:func:`tagging_pipeline` over labels, loaded on first use."""
 
     def __init__(self, model: str = SPACY_MODEL) -> None:
         self.model = model
-        self._nlp: Any = None
 
     def __call__(self, labels: Sequence[str]) -> list[list[Tag]]:
-        if self._nlp is None:
-            self._nlp = load_spacy(self.model, exclude=["ner", "parser", "lemmatizer"])
-        return [[(t.text, t.tag_, t.pos_) for t in doc] for doc in self._nlp.pipe(list(labels))]
+        return [[(t.text, t.tag_, t.pos_) for t in doc] for doc in tagging_pipeline(self.model).pipe(list(labels))]
 
 
 class LabelTags:
@@ -60,7 +59,7 @@ class LabelTags:
         self.tagger = tagger or SpacyTagger()
         self.cache = cache
         self._known = _read(shipped)
-        self._cached: dict[str, list[Tag]] | None = None
+        self._cache_read = False  # the cache file is read at the first label the table lacks
 
     def tags(self, label: str) -> list[Tag]:
         return self.many([label])[0]
@@ -69,9 +68,9 @@ class LabelTags:
         """Tags of each label; the unknown ones tagged in one batch and remembered."""
         labels = list(labels)
         missing = [lab for lab in dict.fromkeys(labels) if lab not in self._known]
-        if missing and self._cached is None:
-            self._cached = _read(self.cache) if self.cache is not None else {}
-            self._known = {**self._cached, **self._known}
+        if missing and not self._cache_read and self.cache is not None:
+            self._cache_read = True
+            self._known = {**_read(self.cache), **self._known}
             missing = [lab for lab in missing if lab not in self._known]
         if missing:
             new = dict(zip(missing, self.tagger(missing), strict=True))
