@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar, get_args
+from typing import TYPE_CHECKING, Literal, TypeVar, cast, get_args
 
 from kgcite.errors import ModelError
 from kgcite.generate.pipeline import FreeGenerator, Generator, GroundedGenerator
@@ -63,7 +63,8 @@ def _loaded(what: str, load: Callable[[], T]) -> T:
 Verifier = Literal["nli", "rules"]
 #: Relation-path reasoning: the shipped grounding model (with the zero-shot reading), zero-shot
 #: alone, none (one-hop answers only), or a `kgcite train paths` export folder.
-PathScorer = Literal["grounding", "zero-shot", "off"] | Path
+PathScorerName = Literal["grounding", "zero-shot", "off"]
+PathScorer = PathScorerName | Path
 Mode = Literal["grounded", "free"]
 Source = Literal["kg", "docs", "both"]
 Extractor = Literal["window", "llm", "both"]
@@ -71,14 +72,9 @@ Extractor = Literal["window", "llm", "both"]
 
 def path_scorer_spec(text: str | None) -> PathScorer:
     """``--path-scorer``'s text as a :data:`PathScorer` (a name, or else a folder)."""
-    if text in (None, "", "grounding"):
-        return "grounding"
-    if text == "zero-shot":
-        return "zero-shot"
-    if text == "off":
-        return "off"
-    assert text is not None
-    return Path(text)
+    if not text:
+        return DEFAULT_PATH_SCORER
+    return cast(PathScorerName, text) if text in get_args(PathScorerName) else Path(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +101,7 @@ class RuntimeConfig:
     def __post_init__(self) -> None:
         if self.verifier not in get_args(Verifier):
             raise ValueError(f"verifier {self.verifier!r}: choose one of {', '.join(get_args(Verifier))}")
-        if isinstance(self.path_scorer, str) and self.path_scorer not in ("grounding", "zero-shot", "off"):
+        if isinstance(self.path_scorer, str) and self.path_scorer not in get_args(PathScorerName):
             raise ValueError(f"path scorer {self.path_scorer!r}: grounding, zero-shot, off, or a Path to an export")
         if self.concurrency < 1 or self.timeout <= 0:
             raise ValueError("concurrency must be at least 1 and timeout above 0")
