@@ -18,7 +18,16 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("question_forms.py", ["lookup only (baseline)", "intersection", "superlative", "metaqa", "biokalma"]),
         ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
         ("ask_latency.py", ["grounded --rewrite (SmolLM2)", "grounded, template (default ask)"]),
-        ("cold_start.py", ["now", "(baseline)", "BioKaLMA (default)", "MetaQA store, 20,000 triples"]),
+        (
+            "cold_start.py",
+            [
+                "now",
+                "(baseline)",
+                "BioKaLMA (default)",
+                "BioKaLMA, names that need NER",
+                "MetaQA store, 20,000 triples",
+            ],
+        ),
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
         ("faithfulness.py", ["judge-supported", "asked parts answered/[NA]", "this tree, default ask (template)"]),
         (

