@@ -109,6 +109,23 @@ def test_no_model_or_no_kept_citation_gives_the_extractive_floor(embedder: OnnxM
         assert list(a.timings) == (["extract"] if text is None else ["generate", "verify", "extract"])
 
 
+def test_the_extractive_answer_picks_the_sentence_that_answers_what_was_asked(embedder: OnnxMiniLM) -> None:
+    """MiniLM alone ranks "surname is Crane" above "father is Jonathan Townley Crane" for the
+    father question; the asked word decides, and a "His …" sentence brings the one naming him."""
+    triples = [
+        Triple("Q206534", "Stephen Crane", "surname", "Crane"),
+        Triple("Q206534", "Stephen Crane", "father", "Jonathan Townley Crane"),
+    ]
+    text = "Stephen Crane was an American writer. His father was a Methodist minister."
+    doc = Quote(Passage("crane.txt", text, 0, len(text), "splitter"), 0.9, 0.7)
+    a = composer(None, embedder, None).compose("Who was Stephen Crane's father?", evidence_quotes(triples, [doc]))
+    assert [s.text for s in a.sentences] == [
+        "Stephen Crane's father is Jonathan Townley Crane.",
+        "Stephen Crane was an American writer.",
+        "His father was a Methodist minister.",
+    ]
+
+
 def test_nothing_to_quote() -> None:
     a = QuoteComposer(None, OnnxMiniLM(), NLIQuoteVerifier(None)).compose(QUESTION, [])
     assert len(a.sentences) == 1 and a.sentences[0].na

@@ -16,7 +16,9 @@ def test_the_shipped_dump_is_the_json_loaded(biokalma_store: EmbeddedStore) -> N
     """Rebuild with `python -m kgcite.kg.embedded` when this fails (the JSON or the scheme changed)."""
     dumped, n = biokalma_store_from_dump()
     assert n == len(dumped) == len(biokalma_store)
-    assert set(dumped.store) == set(biokalma_store.store)
+    assert list(dumped.store) == list(biokalma_store.store)  # the same order too: walks and samples follow it
+    relation = "place of birth"
+    assert list(dumped.match(relation=relation)) == list(biokalma_store.match(relation=relation))
 
 
 def biokalma_store_from_dump() -> tuple[EmbeddedStore, int]:

@@ -37,6 +37,7 @@ from kgcite.models.llm import LLM, ChatRequest
 from kgcite.retrieve.base import GraphRetriever
 from kgcite.retrieve.documents.model import Quote
 from kgcite.retrieve.documents.retriever import DocumentRetriever
+from kgcite.retrieve.scoring import distinctive_overlap
 from kgcite.text.sentences import sentence_spans
 from kgcite.text.values import normalize, value_forms
 from kgcite.timing import Timings
@@ -156,8 +157,12 @@ class QuoteComposer:
         *,
         max_tokens: int = 200,
         constrained: bool = False,
+        overlap_weight: float = 0.5,
     ) -> None:
         self.llm, self.embedder, self.verifier, self.max_tokens = llm, embedder, verifier, max_tokens
+        # how much the question's distinguishing words count beside the cosine when the extractive
+        # answer picks a quote's sentence (0: the cosine alone)
+        self.overlap_weight = overlap_weight
         self.constrained = constrained  # a GBNF grammar makes every sentence end with [n] citations
 
     def compose(self, question: str, quotes: Sequence[EvidenceQuote]) -> QuotedAnswer:
@@ -237,16 +242,22 @@ class QuoteComposer:
     def extract(self, question: str, quotes: Sequence[EvidenceQuote]) -> list[Sentence]:
         """From the KG quote and from the best-ranked document quote (the re-ranker read the whole
         passage; a lone sentence says "He" where the passage said "Crane"): the sentence closest
-        to the question, verbatim, citing its quote."""
+        to the question, verbatim, citing its quote. Closest is the embedding's cosine plus the
+        question's words that set the sentence apart from the quote's others (see
+        :func:`distinctive_overlap`), and a sentence that opens with a pronoun brings the
+        sentences back to one that names whom it means (at most two)."""
         picks: list[Sentence] = []
         q = self.embedder.encode([question])[0]
         for kind in ("kg", "document"):
             quote = next((x for x in quotes if x.kind == kind), None)
             if quote is not None:
                 parts = quote.sentences()
-                best = int(np.argmax(self.embedder.encode(parts) @ q))
+                closeness = self.embedder.encode(parts) @ q + self.overlap_weight * np.array(
+                    distinctive_overlap(question, parts)
+                )
+                best = int(np.argmax(closeness))
                 lo, hi = best, best + 1
-                if lo > 0 and _PRONOUN.match(parts[lo]):  # "He was buried…" needs who "he" is
+                while lo > max(0, best - 2) and _PRONOUN.match(parts[lo]):  # "He was buried…" needs who "he" is
                     lo -= 1
                 if hi < len(parts) and _PRONOUN.match(parts[hi]):  # …and may go on about the same one
                     hi += 1

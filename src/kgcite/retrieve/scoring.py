@@ -118,6 +118,19 @@ def coverage(text: str, question_stems: Sequence[str]) -> float:
     return sum(any(_same(s, q) for q in question_stems) for s in own) / len(own)
 
 
+def distinctive_overlap(question: str, texts: Sequence[str]) -> list[float]:
+    """For each text, the share of the question's content words it holds that not every text
+    holds: among sentences that all name Stephen Crane, "father" tells which answers "Who was
+    Stephen Crane's father?", where a small bi-encoder ranks "Stephen Crane's surname is Crane"
+    first. Names (words capitalised after the first) are left out: in a passage that says "he"
+    after its first sentence, the name would pick that sentence whatever was asked."""
+    first, *rest = question.split() or [""]
+    asked = set(content_stems(" ".join([first, *(w for w in rest if not w[:1].isupper())])))
+    held = [{q for q in asked if any(_same(s, q) for s in content_stems(t))} for t in texts]
+    everywhere = set.intersection(*held) if held else set()
+    return [len(h - everywhere) / len(asked) if asked else 0.0 for h in held]
+
+
 class HybridScorer:
     """Embedding cosine plus ``weight`` × lexical coverage: a small bi-encoder alone ranks
     ``starred actors`` above ``in language`` for "…were in which languages"; the word forms settle it."""
