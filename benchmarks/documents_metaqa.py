@@ -10,10 +10,14 @@ Rankers, in the same run on the same candidates: the bi-encoder alone (the filte
 kgcite's cross-encoder alone, and the fused score the retriever uses. Times per question with
 the page cache warm (parsed pages in SQLite) and model vectors cached across questions.
 
-With ``--compose N``, the first N questions are also answered end to end (``--source both``:
-ToG-E over the MetaQA graph as quote 1, the ten pages' quotes after it, SmolLM2 under the
-citation grammar) and the quote citations are scored: validity, NLI alignment, and the
-citation-source analysis of EWEK-QA Figure 3.
+Every question is also answered end to end as `kgcite ask --source both` does by default
+(ToG-E over the MetaQA graph as quote 1, the ten pages' quotes after it, an extractive answer:
+each quote's sentence closest to the question, verbatim): does the answer state a gold answer?
+The baseline, in the same run, picks the sentences by the embedding's cosine alone.
+
+With ``--compose N``, the first N questions are also answered with SmolLM2 writing the answer
+under the citation grammar (``--rewrite``) and the quote citations are scored: validity, NLI
+alignment, and the citation-source analysis of EWEK-QA Figure 3.
 
     python benchmarks/documents_metaqa.py [--limit 150] [--compose 40]
 """
@@ -31,12 +35,17 @@ from pathlib import Path
 
 from kgcite.bench.metaqa import MetaQAQuestion, read_questions
 from kgcite.evaluate.records.report import format_table
+from kgcite.generate.compose import QuoteAnswerer, QuoteComposer, QuotedAnswer
+from kgcite.judge.quotes import NLIQuoteVerifier
+from kgcite.kg import EmbeddedStore
 from kgcite.kg.loaders import read_tsv, shipped_data
 from kgcite.kg.model import Triple
 from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
 from kgcite.models.rerank import OnnxReranker
 from kgcite.retrieve.documents import DocumentCache, DocumentRetriever, TwoStageRanker, WindowExtractor
 from kgcite.retrieve.documents.model import DocumentRetrieval
+from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
+from kgcite.retrieve.tog_e import ToGE
 from kgcite.train.nli_data import metaqa_template
 
 PARAGRAPHS = (
@@ -151,31 +160,25 @@ def main() -> None:
             f"\nfirst pass (parse 10 pages, encode new passages, bi-encoder rank): p50 {statistics.median(cold):.0f} ms; "
             f"texts encoded in the run: {vectors.encoded:,}"
         )
+        store = EmbeddedStore()
+        store.load(shipped_data("metaqa", "kb.txt"))
+        graph = ToGE(store, HybridScorer(EmbeddingScorer(vectors)))
+        extractive(questions, pages, cache, vectors, rankers["fused (default)"], graph)
         if args.compose:
-            compose(questions[: args.compose], pages, cache, vectors, rankers["fused (default)"])
+            compose(questions[: args.compose], pages, cache, vectors, rankers["fused (default)"], graph)
 
 
-def compose(
+def answered(
+    composer: QuoteComposer,
     questions: list[MetaQAQuestion],
     pages: dict[str, list[Path]],
     cache: DocumentCache,
     vectors: CachedEmbedder,
     ranker: TwoStageRanker,
-) -> None:
-    from kgcite.evaluate.metrics.quotes import quote_report
-    from kgcite.generate.compose import QuoteAnswerer, QuoteComposer
-    from kgcite.judge.quotes import NLIQuoteVerifier
-    from kgcite.kg import EmbeddedStore
-    from kgcite.models.llamacpp import LlamaCppLLM
-    from kgcite.models.nli import OnnxNLI
-    from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
-    from kgcite.retrieve.tog_e import ToGE
-
-    store = EmbeddedStore()
-    store.load(shipped_data("metaqa", "kb.txt"))
-    graph = ToGE(store, HybridScorer(EmbeddingScorer(vectors)))
-    verifier = NLIQuoteVerifier(OnnxNLI().load())
-    composer = QuoteComposer(LlamaCppLLM().load(), vectors, verifier, constrained=True)
+    graph: ToGE,
+) -> tuple[list[QuotedAnswer], int, list[float]]:
+    """Each question answered with ``composer`` over ToG-E's quote and its ten pages; how many
+    answers state a gold answer; milliseconds per answer."""
     answers, correct, ms = [], 0, []
     for q in questions:
         docs = DocumentRetriever(ranker, extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question])
@@ -184,6 +187,45 @@ def compose(
         ms.append(1000 * (time.perf_counter() - t0))
         answers.append(a)
         correct += any(g.lower() in a.answer.lower() for g in q.answers)
+    return answers, correct, ms
+
+
+def extractive(
+    questions: list[MetaQAQuestion],
+    pages: dict[str, list[Path]],
+    cache: DocumentCache,
+    vectors: CachedEmbedder,
+    ranker: TwoStageRanker,
+    graph: ToGE,
+) -> None:
+    rows = []
+    warm = QuoteComposer(None, vectors, NLIQuoteVerifier(None))
+    answered(warm, questions, pages, cache, vectors, ranker, graph)  # both rows find ToG-E's vectors cached
+    for name, weight in (("cosine alone (baseline)", 0.0), ("cosine + asked words (default)", 0.5)):
+        composer = QuoteComposer(None, vectors, NLIQuoteVerifier(None), overlap_weight=weight)
+        answers, correct, ms = answered(composer, questions, pages, cache, vectors, ranker, graph)
+        n = len(answers)
+        sentences = sum(len(a.sentences) for a in answers) / n
+        rows.append((name, n, f"{correct / n:.3f}", f"{sentences:.2f}", f"{statistics.median(ms):.0f}"))
+    print("\nEnd to end, --source both, extractive answers (the default: no LLM):\n")
+    print(format_table(["sentence choice", "questions", "states a gold answer", "sentences", "p50 ms"], rows))
+
+
+def compose(
+    questions: list[MetaQAQuestion],
+    pages: dict[str, list[Path]],
+    cache: DocumentCache,
+    vectors: CachedEmbedder,
+    ranker: TwoStageRanker,
+    graph: ToGE,
+) -> None:
+    from kgcite.evaluate.metrics.quotes import quote_report
+    from kgcite.models.llamacpp import LlamaCppLLM
+    from kgcite.models.nli import OnnxNLI
+
+    verifier = NLIQuoteVerifier(OnnxNLI().load())
+    composer = QuoteComposer(LlamaCppLLM().load(), vectors, verifier, constrained=True)
+    answers, correct, ms = answered(composer, questions, pages, cache, vectors, ranker, graph)
     r = quote_report(answers, verifier)
     n = len(answers)
 
@@ -191,7 +233,7 @@ def compose(
         return "n/a" if v is None else f"{v:.3f}"
 
     print(
-        f"\nEnd to end, --source both, SmolLM2-135M under the citation grammar, {n} questions "
+        f"\nEnd to end, --source both --rewrite, SmolLM2-135M under the citation grammar, {n} questions "
         f"(p50 {statistics.median(ms):.0f} ms per answer):\n"
     )
     print(
