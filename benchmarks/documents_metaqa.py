@@ -31,6 +31,7 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kgcite.bench.metaqa import MetaQAQuestion, read_questions
@@ -163,47 +164,48 @@ def main() -> None:
         store = EmbeddedStore()
         store.load(shipped_data("metaqa", "kb.txt"))
         graph = ToGE(store, HybridScorer(EmbeddingScorer(vectors)))
-        extractive(questions, pages, cache, vectors, rankers["fused (default)"], graph)
+        run = EndToEnd(questions, pages, cache, vectors, rankers["fused (default)"], graph)
+        extractive(run)
         if args.compose:
-            compose(questions[: args.compose], pages, cache, vectors, rankers["fused (default)"], graph)
+            compose(replace(run, questions=questions[: args.compose]))
 
 
-def answered(
-    composer: QuoteComposer,
-    questions: list[MetaQAQuestion],
-    pages: dict[str, list[Path]],
-    cache: DocumentCache,
-    vectors: CachedEmbedder,
-    ranker: TwoStageRanker,
-    graph: ToGE,
-) -> tuple[list[QuotedAnswer], int, list[float]]:
-    """Each question answered with ``composer`` over ToG-E's quote and its ten pages; how many
-    answers state a gold answer; milliseconds per answer."""
-    answers, correct, ms = [], 0, []
-    for q in questions:
-        docs = DocumentRetriever(ranker, extractors=[WindowExtractor(vectors)], cache=cache, paths=pages[q.question])
-        t0 = time.perf_counter()
-        a = QuoteAnswerer(composer, graph, docs).answer(q.question.replace("[", "").replace("]", ""), [q.topic])
-        ms.append(1000 * (time.perf_counter() - t0))
-        answers.append(a)
-        correct += any(g.lower() in a.answer.lower() for g in q.answers)
-    return answers, correct, ms
+@dataclass(frozen=True)
+class EndToEnd:
+    """What answering a question end to end needs: its ten pages, the page cache, the cached
+    vectors, the page ranker and ToG-E over the MetaQA graph."""
+
+    questions: list[MetaQAQuestion]
+    pages: dict[str, list[Path]]
+    cache: DocumentCache
+    vectors: CachedEmbedder
+    ranker: TwoStageRanker
+    graph: ToGE
+
+    def answered(self, composer: QuoteComposer) -> tuple[list[QuotedAnswer], int, list[float]]:
+        """Each question answered with ``composer`` over ToG-E's quote and its ten pages; how many
+        answers state a gold answer; milliseconds per answer."""
+        answers, correct, ms = [], 0, []
+        for q in self.questions:
+            docs = DocumentRetriever(
+                self.ranker, extractors=[WindowExtractor(self.vectors)], cache=self.cache, paths=self.pages[q.question]
+            )
+            t0 = time.perf_counter()
+            a = QuoteAnswerer(composer, self.graph, docs).answer(
+                q.question.replace("[", "").replace("]", ""), [q.topic]
+            )
+            ms.append(1000 * (time.perf_counter() - t0))
+            answers.append(a)
+            correct += any(g.lower() in a.answer.lower() for g in q.answers)
+        return answers, correct, ms
 
 
-def extractive(
-    questions: list[MetaQAQuestion],
-    pages: dict[str, list[Path]],
-    cache: DocumentCache,
-    vectors: CachedEmbedder,
-    ranker: TwoStageRanker,
-    graph: ToGE,
-) -> None:
+def extractive(run: EndToEnd) -> None:
     rows = []
-    warm = QuoteComposer(None, vectors, NLIQuoteVerifier(None))
-    answered(warm, questions, pages, cache, vectors, ranker, graph)  # both rows find ToG-E's vectors cached
+    run.answered(QuoteComposer(None, run.vectors, NLIQuoteVerifier(None)))  # both rows find ToG-E's vectors cached
     for name, weight in (("cosine alone (baseline)", 0.0), ("cosine + asked words (default)", 0.5)):
-        composer = QuoteComposer(None, vectors, NLIQuoteVerifier(None), overlap_weight=weight)
-        answers, correct, ms = answered(composer, questions, pages, cache, vectors, ranker, graph)
+        composer = QuoteComposer(None, run.vectors, NLIQuoteVerifier(None), overlap_weight=weight)
+        answers, correct, ms = run.answered(composer)
         n = len(answers)
         sentences = sum(len(a.sentences) for a in answers) / n
         rows.append((name, n, f"{correct / n:.3f}", f"{sentences:.2f}", f"{statistics.median(ms):.0f}"))
@@ -211,21 +213,14 @@ def extractive(
     print(format_table(["sentence choice", "questions", "states a gold answer", "sentences", "p50 ms"], rows))
 
 
-def compose(
-    questions: list[MetaQAQuestion],
-    pages: dict[str, list[Path]],
-    cache: DocumentCache,
-    vectors: CachedEmbedder,
-    ranker: TwoStageRanker,
-    graph: ToGE,
-) -> None:
+def compose(run: EndToEnd) -> None:
     from kgcite.evaluate.metrics.quotes import quote_report
     from kgcite.models.llamacpp import LlamaCppLLM
     from kgcite.models.nli import OnnxNLI
 
     verifier = NLIQuoteVerifier(OnnxNLI().load())
-    composer = QuoteComposer(LlamaCppLLM().load(), vectors, verifier, constrained=True)
-    answers, correct, ms = answered(composer, questions, pages, cache, vectors, ranker, graph)
+    composer = QuoteComposer(LlamaCppLLM().load(), run.vectors, verifier, constrained=True)
+    answers, correct, ms = run.answered(composer)
     r = quote_report(answers, verifier)
     n = len(answers)
 
