@@ -36,16 +36,14 @@ def _without_torch() -> Iterator[None]:
     never uses; with the training extra installed, a question that needs NER paid for it. The
     interpreter's import lock is held throughout, so no other thread's import sees torch missing."""
     _imp.acquire_lock()
-    try:
-        if "torch" in sys.modules:
-            yield
-            return
+    block = "torch" not in sys.modules
+    if block:
         sys.modules["torch"] = None  # type: ignore[assignment]  # the import system's "not importable"
-        try:
-            yield
-        finally:
-            del sys.modules["torch"]
+    try:
+        yield
     finally:
+        if block:
+            del sys.modules["torch"]
         _imp.release_lock()
 
 
