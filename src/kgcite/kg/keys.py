@@ -9,7 +9,9 @@ spelling it was given; values compare exactly after trimming, as in the KaLMA pa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from functools import cache
 
 #: A triple reduced to what a KaLMA citation can name: (entity id, relation label, value).
 TripleKey = tuple[str, str, str]
@@ -18,9 +20,43 @@ TripleKey = tuple[str, str, str]
 LABEL_PROPERTY = "name"
 
 
+#: Where an identifier's words meet: ``birthDate``, ``cityOfHQ``, ``HQCity``.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})")
+#: A prefixed name (``schema:birthDate``), not a URI.
+_PREFIXED = re.compile(r"[A-Za-z][\w-]*:[^/:]+")
+
+
+@cache
+def relation_words(relation: str) -> str:
+    """A relation's name as the words a person reads: the one reader of identifiers, on every
+    side (judge, templates, scorers, linking of relation words, CAQA text, comparison keys).
+
+    ``writtenBy`` → ``written by``, ``PublicationYear`` → ``publication year``, ``cityOfHQ`` →
+    ``city of HQ``, ``MEMBER_OF`` → ``member of``, ``directed_by`` → ``directed by``,
+    ``http://ex.org/bornIn`` and ``schema:birthDate`` by their local name, dotted and Freebase
+    paths (``people.person.place_of_birth``, ``__people__person__place_of_birth``) by their last
+    part. A name with spaces is a label already and keeps its words (``_`` read as a space).
+    Acronyms inside a name keep their case; a name all in capitals is read in lower case."""
+    name = relation.strip()
+    if " " not in name:
+        if "://" in name or name.startswith("urn:"):
+            name = re.split(r"[/#:]", name.rstrip("/#"))[-1] or name
+        elif _PREFIXED.fullmatch(name):
+            name = name.split(":", 1)[1]
+        parts = [p for p in re.split(r"__|\.", name) if p]
+        if len(parts) >= 2:
+            name = parts[-1]
+        words = [w for w in _CAMEL.sub(" ", name.replace("_", " ").replace("-", " ")).split() if w]
+        shouting = len(words) > 1 and all(w.isupper() for w in words if w.isalpha())
+        name = " ".join(w.lower() if shouting or w[1:].islower() else w for w in words)
+    return " ".join(name.replace("_", " ").split()) or relation
+
+
+@cache
 def property_key(name: str) -> str:
-    """``Date_of  Birth `` → ``date of birth``: case-folded, ``_`` and whitespace runs to one space, trimmed."""
-    return " ".join(name.replace("_", " ").split()).casefold()
+    """The comparable form of a property name: its words (:func:`relation_words`) case-folded, so
+    ``Date_of  Birth ``, ``dateOfBirth`` and ``date of birth`` are one key."""
+    return relation_words(name).casefold()
 
 
 def canonical_key(key: TripleKey) -> TripleKey:

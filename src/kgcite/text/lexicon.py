@@ -12,13 +12,12 @@ Words are compared by a small suffix stemmer: "realist", "realism" → "real"; "
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
 
-from kgcite.kg.keys import property_key
+from kgcite.kg.keys import property_key, relation_words
 from kgcite.text.values import normalize
 
 #: Function words: never a cue, skipped when asking what stands between two words.
@@ -299,24 +298,5 @@ def cue_positions(
     return frozenset(out)
 
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-@cache
-def property_label(relation: str) -> str:
-    """A relation id read as a property name: ``directed_by`` → ``directed by``, ``hasGenre`` →
-    ``has genre``, ``http://ex.org/bornIn`` → ``born in``, and Freebase-style paths
-    (``__people__person__place_of_birth``, ``people.person.place_of_birth``) by their last part
-    → ``place of birth``. A name with spaces is kept as it is (but for ``_``)."""
-    name = relation.strip()
-    if " " not in name:
-        if "://" in name or name.startswith("urn:"):
-            name = re.split(r"[/#:]", name.rstrip("/#"))[-1] or name
-        elif re.fullmatch(r"[A-Za-z][\w-]*:[^/:]+", name):  # a prefixed name: schema:birthDate
-            name = name.split(":", 1)[1]
-        parts = [p for p in re.split(r"__|\.", name) if p]
-        if len(parts) >= 2:
-            name = parts[-1]
-        if not name.isupper():
-            name = _CAMEL.sub(" ", name).lower() if _CAMEL.search(name) else name
-    return " ".join(name.replace("_", " ").split()) or relation
+#: A relation id read as a property name: kgcite's one reader of identifiers (kg.keys).
+property_label = relation_words
