@@ -20,6 +20,7 @@ import numpy as np
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 from kgcite.text.forms import Form, read_form
+from kgcite.text.kinds import AnswerKind, kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import QUESTION_WORDS, STOP, cue_positions, name_stems, question_phrases, stem, stems
 from kgcite.text.values import normalize
 
@@ -176,6 +177,7 @@ class AskedPart:
     groups: tuple[tuple[str, ...], ...]
     wh: str | None = None
     open: bool = False  # asks something no relation of the graph names ("Who produced X?")
+    kind: AnswerKind = "any"  # the kind of value wanted: a "when" is answered by a date or not at all
 
     @property
     def relations(self) -> tuple[str, ...]:
@@ -204,7 +206,10 @@ class QuestionAnalysis:
         return {
             "form": self.form.kind,
             "summary": self.summary,
-            "parts": [{"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open} for p in self.parts],
+            "parts": [
+                {"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open, "kind": p.kind}
+                for p in self.parts
+            ],
         }
 
 
@@ -257,10 +262,11 @@ class QuestionAnalyzer:
         for text in _split_keeping(question, names) or [question]:
             wh_match = _WH.search(text)
             wh = wh_match.group(1).lower() if wh_match else None
-            groups = self._relations(text, wh, masked)
+            kind = wanted_kind(text)
+            groups = self._relations(text, wh, masked, kind)
             content = [w for w in normalize(text).split() if w not in masked and w not in _NOT_CONTENT]
             bare = bare or not content  # "Who was Stephen Crane": a summary is asked
-            parts.append(AskedPart(text, groups, wh, open=bool(content) and not groups and bool(masked)))
+            parts.append(AskedPart(text, groups, wh, open=bool(content) and not groups and bool(masked), kind=kind))
         summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
         if self._embedder_factory is not None:  # an open part may still name a relation in other words
             parts = [self._embedded(p, masked) if p.open else p for p in parts]
@@ -268,7 +274,9 @@ class QuestionAnalyzer:
         summary = summary and form.kind == "lookup"  # "Which is older, A or B?" names no relation and wants no summary
         return QuestionAnalysis(question, tuple(parts), summary, form)
 
-    def _relations(self, text: str, wh: str | None, masked: set[str]) -> tuple[tuple[str, ...], ...]:
+    def _relations(
+        self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any"
+    ) -> tuple[tuple[str, ...], ...]:
         words = [w for w in normalize(text).split() if w not in masked]
         word_stems = [stem(w) for w in words]
         # "how did these influence his work" asks for an explanation, not for "influenced by"
@@ -279,8 +287,12 @@ class QuestionAnalyzer:
             if (
                 pos := cue_positions(word_stems, self._cues[r])
                 | _all_of(word_stems, self._names[r], weak_ok=not explain)
+                | kind_match(word_stems, r, kind)
             )
         }
+        # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
+        of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}
+        found = of_kind or found
         if len(found) > 1 and wh in _KINDS:
             other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]
             found = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)} or found
@@ -312,7 +324,7 @@ class QuestionAnalyzer:
         best, second = float(sims[order[0]]), float(sims[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_similarity or best - second < self.min_margin:
             return part
-        return AskedPart(part.text, ((self.relations[int(order[0])],),), part.wh)
+        return AskedPart(part.text, ((self.relations[int(order[0])],),), part.wh, kind=part.kind)
 
 
 def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:

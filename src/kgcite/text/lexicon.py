@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Literal
 
 from kgcite.kg.keys import property_key, relation_words
 from kgcite.text.values import normalize
@@ -191,6 +192,53 @@ LEXICON: dict[str, tuple[str, ...]] = {
 }
 
 
+AnswerKind = Literal["date", "quantity", "place", "any"]
+
+#: Words of a relation's name that say the kind of its values, not what it is about.
+KIND_WORDS: dict[AnswerKind, frozenset[str]] = {
+    "date": frozenset(["date", "year", "time", "day", "dob", "when"]),
+    "quantity": frozenset(["count", "number", "num", "amount", "total", "no"]),
+    "place": frozenset(["city", "place", "location", "country", "town", "site", "region", "where"]),
+}
+
+#: The person a "… by" relation names: "Who is the founder of X?" asks X's ``founded by``.
+AGENT_FORMS: dict[str, tuple[str, ...]] = {
+    "founded": ("founder", "founders"),
+    "written": ("author", "authors", "writer"),
+    "edited": ("editor", "editors"),
+    "directed": ("director",),
+    "designed": ("designer", "architect"),
+    "built": ("builder", "maker"),
+    "owned": ("owner", "owners"),
+    "discovered": ("discoverer",),
+}
+#: The words people ask with for a word of a relation's name: "When was X born?" asks its
+#: birth date, "Where is X based?" its city of HQ. Keys are a name's words, values question words.
+WORD_FORMS: dict[str, tuple[str, ...]] = {
+    "birth": ("born",),
+    "death": ("died", "die", "dies"),
+    "publication": ("published", "publish", "came out", "come out", "released", "appeared"),
+    "release": ("released", "came out", "come out"),
+    "hq": ("based", "headquarters", "headquartered"),
+    "headquarters": ("based", "headquartered", "hq"),
+    "founded": ("started", "established", "set up", "formed"),
+    "born": ("birthplace", "come from", "comes from", "came from", "hometown"),
+    "founding": ("founded", "started", "established", "set up", "formed"),
+    "opened": ("open", "opening"),
+    "page": ("pages", "long"),
+    "pages": ("long",),
+    "written": ("wrote",),
+    "editor": ("edited", "edits"),
+    "member": ("belong", "belongs", "belonged", "part of", "members"),
+    "won": ("award", "awards", "prize", "prizes", "awarded"),
+    "award": ("won", "awarded", "prize"),
+    "population": ("people", "inhabitants", "live", "lives", "residents"),
+    "capacity": ("hold", "holds", "seats", "visitors"),
+    "elevation": ("high", "altitude"),
+    "length": ("long",),
+    "aperture": ("wide", "diameter"),
+}
+
 #: Question words that ask for a relation without naming it (the question side of the lexicon):
 #: "Who were X's kids?" asks ``child``. Read by the question analyser and the path scorer alike.
 QUESTION_CUES: dict[str, tuple[str, ...]] = {
@@ -258,7 +306,18 @@ def question_phrases(relation: str) -> tuple[str, ...]:
     analyser and the path scorer read."""
     key = property_key(relation)
     said = [p for p in LEXICON.get(key, ()) if p.split()[-1] not in CONVERSE]
-    return tuple(dict.fromkeys([*said, *QUESTION_CUES.get(key, ())]))
+    return tuple(dict.fromkeys([*said, *QUESTION_CUES.get(key, ()), *name_forms(key)]))
+
+
+def name_forms(relation: str) -> tuple[str, ...]:
+    """The words people ask with for a name of one content word (:data:`WORD_FORMS`): "started"
+    for ``founded by``, "born" for ``birth date``. Kind words ("date", "city") are not content."""
+    marks = frozenset().union(*KIND_WORDS.values())
+    content = [w for w in property_key(relation).split() if w not in STOP and w not in marks]
+    if len(content) != 1:
+        return ()
+    agent = AGENT_FORMS.get(content[0], ()) if property_key(relation).endswith(" by") else ()
+    return WORD_FORMS.get(content[0], ()) + agent
 
 
 @cache

@@ -1,0 +1,97 @@
+"""The kind of answer a question wants, and which relations and values can give it.
+
+"When was Marsh & Cole founded?" wants a date: ``yearFounded 1887`` answers it and ``founded by
+Edwin Marsh`` does not, though "founded" names both. A relation's name often says its kind with
+one word ("*year* founded", "birth *date*", "page *count*", "*city* of HQ"); the rest of the
+name ("founded", "birth", "page", "HQ") is what the question must say, in its own words
+("born" for birth, "based" for HQ). Values say their kind too: a date, a number, or neither.
+The words (kind words, word forms) are in :mod:`kgcite.text.lexicon`, with the rest of the language data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from kgcite.kg.keys import relation_words
+from kgcite.text.forms import as_kind, quantity
+from kgcite.text.lexicon import KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences, stems
+from kgcite.text.values import normalize
+
+#: The wh-words and openings that want a kind: "how many pages" a quantity, "when" a date.
+_WANTS = (
+    (
+        re.compile(r"^\s*(?:when|what (?:year|date|day|time)|which (?:year|date|day)|in what year|in which year)\b"),
+        "date",
+    ),
+    (re.compile(r"\b(?:how (?:many|much|long|tall|high|big|large|old|deep|wide|heavy))\b"), "quantity"),
+    (re.compile(r"^\s*(?:where|in (?:what|which) (?:city|town|country|place|region))\b"), "place"),
+)
+
+
+def wanted_kind(text: str) -> AnswerKind:
+    """The kind of value a part of a question asks for, from its opening words alone."""
+    said = " ".join(normalize(text).split())
+    for pattern, kind in _WANTS:
+        if pattern.search(said):
+            return kind  # type: ignore[return-value]
+    return "any"
+
+
+@cache
+def name_kind(relation: str) -> AnswerKind:
+    """The kind a relation's name says its values are ("year founded": a date), or ``any``."""
+    words = set(normalize(relation_words(relation)).split())
+    for kind, marks in KIND_WORDS.items():
+        if words & marks:
+            return kind
+    return "any"
+
+
+@cache
+def core_words(relation: str) -> tuple[tuple[str, ...], ...]:
+    """What a question must say to ask this relation when its kind is asked: each word of the
+    name but the kind words, with the words people use for it ("birth date" → (("birth",
+    "born"),)). Empty when the name is only kind words."""
+    marks = frozenset().union(*KIND_WORDS.values())
+    return tuple(
+        (w, *WORD_FORMS.get(w, ()))
+        for w in normalize(relation_words(relation)).split()
+        if w not in marks and w not in STOP and len(w) > 1
+    )
+
+
+def kind_match(word_stems: list[str], relation: str, wanted: AnswerKind) -> frozenset[int]:
+    """Where a part asks ``relation`` by its kind: the part wants the kind the name says
+    ("when" and "*year* founded") and says every other word of the name, in any of its forms
+    ("founded", "started"). The positions of those words, or none."""
+    core = core_words(relation)
+    if wanted == "any" or name_kind(relation) != wanted or not core:
+        return frozenset()
+    out: set[int] = set()
+    for forms in core:
+        hits = [(i, len(f)) for form in forms if (f := stems(form)) for i in occurrences(word_stems, f)]
+        if not hits:
+            return frozenset()
+        out |= {i + k for i, n in hits for k in range(n)}
+    return frozenset(out)
+
+
+def value_kinds(value: str) -> frozenset[AnswerKind]:
+    """What a value can answer: a date, a number (a bare year like "1887" is both), or another
+    value (a place or anything else: strings do not tell them apart)."""
+    q = quantity(value)
+    if q is None:
+        return frozenset(["any"])
+    if q.kind == "date":
+        return frozenset(["date"])
+    return frozenset(["date", "quantity"]) if as_kind(value, "date") is not None else frozenset(["quantity"])
+
+
+def fits(kind: AnswerKind, values: Iterable[str]) -> bool:
+    """Whether values can answer a question that wants ``kind``: a "when" needs a date, a "how
+    many/much" a number, a "where" anything but a date or a number."""
+    if kind == "any":
+        return True
+    return any(kind in value_kinds(v) or kind == "place" and "any" in value_kinds(v) for v in values)
