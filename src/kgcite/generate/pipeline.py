@@ -40,6 +40,7 @@ from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.paths import PathReasoner, PathResult
+from kgcite.retrieve.plan import chain_answers
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.text.lexicon import STOP, stem
@@ -398,8 +399,8 @@ class GroundedGenerator(Generator):
         and in place of an ``[NA]`` only one a question word names, with a word for every hop
         where the ``[NA]`` is for a relation the topic lacks. Two-part questions ("When was X born
         and who is her husband?") keep the statements."""
-        if self.paths is None or not retrieval.linked:
-            return None
+        if self.paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
+            return None  # namesakes: each is answered by its own statements, not one walk from all
         analysis = self.analysis(retrieval)
         if len(analysis.parts) > 1:
             return None
@@ -408,6 +409,8 @@ class GroundedGenerator(Generator):
         asked = set() if analysis.summary else set(analysis.relations)
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
         if result.best is None or not result.answers:
+            return None
+        if not chain_answers(retrieval.question, result.best.chain, result.predicted(), analysis.parts[0].kind):
             return None
         if any(not s.na for s in plan.sentences):
             return result if len(result.best.chain) > 1 else None
@@ -440,8 +443,8 @@ class GroundedGenerator(Generator):
         """The derived answer of a yes/no, count, comparison, superlative or intersection
         question, or None (a lookup, or a form the facts cannot decide)."""
         analysis = self.analysis(retrieval)
-        if analysis.form.kind == "lookup" and len(retrieval.linked) < 2:
-            return None
+        if analysis.form.kind == "lookup" and len({le.mention for le in retrieval.linked}) < 2:
+            return None  # namesakes of one mention are one topic, not two to intersect
         said = retrieval.question.lower()
         # in the order the question names them: "Is A deeper than B?" asks about A
         linked = sorted(retrieval.linked, key=lambda le: said.find(le.mention.lower()) % (len(said) + 1))

@@ -18,7 +18,8 @@ from kgcite.generate.verbalize import pattern, state
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.question import QuestionAnalysis, summary_relations
-from kgcite.text.lexicon import PRONOUNS
+from kgcite.text.kinds import fits, name_kind
+from kgcite.text.lexicon import PRONOUNS, AnswerKind
 from kgcite.text.values import normalize
 
 #: (entity id, relation) an answer was asked for and the graph does not hold.
@@ -111,6 +112,11 @@ def state_facts(triples: Sequence[Triple]) -> list[tuple[Sentence, list[Triple]]
     return _sentences([(subject, relation, ts) for (subject, relation), ts in groups.items()])
 
 
+def _fitting(found: list[tuple[str, str, list[Triple]]], kind: AnswerKind) -> list[tuple[str, str, list[Triple]]]:
+    """The groups whose values can answer the kind asked: a birthplace is no birth date."""
+    return [f for f in found if fits(kind, [t.object_value for t in f[2]])]
+
+
 def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str], current: Entity) -> Entity:
     """The linked entity a part names (by its mention or label), else the one before."""
     norm = f" {normalize(text)} "
@@ -119,6 +125,13 @@ def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str]
         if any(n and f" {normalize(n)} " in norm for n in names):
             return e
     return current
+
+
+def _namesakes(named: Entity, entities: Sequence[Entity], mentions: dict[str, str]) -> list[Entity]:
+    """The entity a part is about, or every namesake the question's one mention named alike."""
+    said = mentions.get(named.id)
+    alike = [e for e in entities if said is not None and mentions.get(e.id) == said and e.label != said]
+    return alike if len(alike) > 1 and named in alike else [named]
 
 
 def _refers_back(text: str) -> bool:
@@ -194,22 +207,32 @@ def compose(
         if answer is not None and named == current and _refers_back(part.text):
             named = answer  # "Who designed X and where was he born?": he is X's designer
         current, answer = named, None
-        if part.open:  # asked, but no relation of the graph names it: say so rather than pad
-            sentences.append(Sentence(unanswered_sentence(part.text, current.label), (NACitation(),)))
-        for group in part.groups:
-            if (current.id, group) in done:
-                continue
-            done.add((current.id, group))
-            found = _about(graph, current, group)
-            if not found:
-                sentences.append(Sentence(gap_sentence(current.label, group[0], part.wh), (NACitation(),)))
-                absent.append((current.id, group[0]))
-                continue
-            for sentence, triples in _sentences(found, notes, max_listed, held):
-                sentences.append(sentence)
-                cited.extend(triples)
-            if part.wh in ("who", "whom") and len(found) == 1:
-                answer = _one_entity(found[0][2])
+        for current in _namesakes(named, entities, mentions):  # "Samuel Idris": each one answered
+            if part.open:  # asked, but no relation of the graph names it: say so rather than pad
+                sentences.append(Sentence(unanswered_sentence(part.text, current.label), (NACitation(),)))
+            walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
+            for i, group in enumerate(part.groups):
+                # the value kind asked is the last relation's ("When was the founder of X born?")
+                kind = part.kind if i == len(part.groups) - 1 or name_kind(group[0]) == part.kind else "any"
+                subject = current
+                found = _fitting(_about(graph, subject, group), kind)
+                if not found and walked is not None and walked.id != current.id:
+                    subject = walked  # each relation named is walked in order: X's author, then where born
+                    found = _fitting(_about(graph, subject, group), kind)
+                if (subject.id, group) in done:
+                    continue
+                done.add((subject.id, group))
+                if not found:
+                    sentences.append(Sentence(gap_sentence(subject.label, group[0], part.wh), (NACitation(),)))
+                    absent.append((subject.id, group[0]))
+                    walked = None
+                    continue
+                for sentence, triples in _sentences(found, notes, max_listed, held):
+                    sentences.append(sentence)
+                    cited.extend(triples)
+                walked = _one_entity(found[0][2]) if len(found) == 1 else None
+                if part.wh in ("who", "whom") and len(found) == 1:
+                    answer = _one_entity(found[0][2])
     if analysis.summary:
         for entity in entities if not sentences else entities[:1]:
             rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)

@@ -18,7 +18,9 @@ from functools import lru_cache
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Triple
 from kgcite.models.tags import label_tags
-from kgcite.text.lexicon import property_label
+from kgcite.text.forms import as_kind
+from kgcite.text.kinds import core_words, name_kind, value_kinds
+from kgcite.text.lexicon import EVENT_VERBS, property_label
 from kgcite.text.values import date_parts, join, spoken_date
 
 #: Relation → sentence pattern; ``{s}`` subject label, ``{o}`` value(s).
@@ -116,6 +118,8 @@ def pattern(relation: str) -> tuple[str, bool]:
     if key in TEMPLATES:
         return TEMPLATES[key], key in _LISTS_WELL
     label = property_label(relation).strip()
+    if (kinded := _kind_pattern(relation)) is not None:
+        return kinded
     tags = label_tags().tags(label)
     first, last = tags[0], tags[-1]
     # a bare "genre" is tagged as a verb: a one-word label is a verb only when visibly inflected
@@ -145,6 +149,22 @@ def learn_relations(relations: Iterable[str]) -> None:
     label_tags().many(property_label(r).strip() for r in relations if property_key(r) not in TEMPLATES)
 
 
+def _kind_pattern(relation: str) -> tuple[str, bool] | None:
+    """A name that is a kind word and one word of what it is about reads as that event or
+    count: ``yearFounded`` → "X was founded in 1887", ``birthDate`` → "X was born on …",
+    ``pageCount`` → "X has 320 pages" (not "X's year founded is 1887")."""
+    core = [w for forms in core_words(relation) for w in forms[:1]]
+    if len(core) != 1:
+        return None
+    word, kind = core[0].lower(), name_kind(relation)
+    if kind == "date":
+        said = EVENT_VERBS.get(word) or (f"was {word}" if word.endswith("ed") or word in ("born", "built") else None)
+        return ("{s} " + said + " {o}.", False) if said else None
+    if kind == "quantity" and word.isalpha() and not word.endswith("ed"):
+        return "{s} has {o} " + (word if word.endswith("s") else word + "s") + ".", False
+    return None
+
+
 def state(subject: str, relation: str, values: Sequence[str]) -> str:
     """One sentence stating every value of one relation of one subject (dates spoken; a time after
     a verb gets its preposition, "entered service in 1888"; a number of a plural noun is a count,
@@ -156,8 +176,8 @@ def state(subject: str, relation: str, values: Sequence[str]) -> str:
     head = text.split("{o}")[0].split()
     if text.endswith(" include {o}.") and all(_NUMBER.fullmatch(v.strip()) for v in values):
         text = "{s} has {o} " + text.removeprefix("{s}'s ").removesuffix(" include {o}.") + "."
-    elif all(_is_time(v) for v in values):
-        on = len(values) == 1 and (parts := date_parts(values[0])) is not None and bool(parts[2])
+    elif head[1:2] != ["has"] and all(_is_time(v) for v in values):
+        on = len(values) == 1 and (day := as_kind(values[0], "date")) is not None and bool(day.key[2])
         if text.startswith("{s} ") and head[-1].lower() not in _BEFORE_VALUE:
             if len(head) == 2 and head[1].lower() not in _INTRANSITIVE:
                 text = "{s} was " + head[1] + " {o}."
@@ -168,7 +188,8 @@ def state(subject: str, relation: str, values: Sequence[str]) -> str:
 
 
 def _is_time(value: str) -> bool:
-    return date_parts(value) is not None or bool(_YEAR.fullmatch(value.strip()))
+    """A date as any graph writes it: ISO, "2 March 1954", "May 1921", a bare year."""
+    return date_parts(value) is not None or bool(_YEAR.fullmatch(value.strip())) or value_kinds(value) == {"date"}
 
 
 def verbalize(triple: Triple) -> str:

@@ -62,6 +62,7 @@ class LinkedEntity:
     ner_label: str
     evidence: int  # neighbour values found in the question: the disambiguation score
     fuzzy: bool = False  # linked by edit distance: the mention is not the label
+    namesake: bool = False  # one of several "Name (role)" the mention names alike: each is answered
 
     def note(self) -> str | None:
         """What a user should be told: a link made by edit distance."""
@@ -281,6 +282,17 @@ class EntityLinker:
                 types_matter |= any(0 < len([c for c in typed if type_ok(c, t)]) < len(typed) for t in TYPE_FILTER)
             if not typed:
                 continue
+            # "Samuel Idris (editor)" written out picks that one; a bare "Samuel Idris" names every
+            # "Samuel Idris (role)" alike, and each gets its own answer
+            written = [c for c in typed if c.label.lower() != text.lower() and c.label.lower() in q]
+            if written:
+                best = max(written, key=lambda c: len(c.label))
+                chosen.setdefault(best.id, LinkedEntity(best, best.label, label, 0, fuzzy))
+                continue
+            if len(typed) > 1 and all(qualified(c.label, text) for c in typed):
+                for c in typed:
+                    chosen.setdefault(c.id, LinkedEntity(c, text, label, 0, fuzzy, namesake=True))
+                continue
             if len(typed) == 1:
                 best, score = typed[0], 0
             else:
@@ -307,6 +319,11 @@ class EntityLinker:
         variants = [v for f in forms for v in (f, _spaced(f), _spaced(f).replace(" ", "_"))]
         for variant in dict.fromkeys(variants):
             if found := self.store.entities_by_label(variant, limit=self.max_candidates):
+                return found
+        # namesakes written as docs/graphs.md recommends: "Samuel Idris (novelist)", "… (editor)"
+        for variant in dict.fromkeys((text, bare)):
+            found = self.store.entities_by_label(variant + " (", prefix=True, limit=self.max_candidates)
+            if found := [e for e in found if qualified(e.label, variant)]:
                 return found
         return []
 
@@ -375,6 +392,14 @@ class EntityLinker:
         }
         values |= {t.subject_label.lower() for t in self.store.match(object_id=entity.id, limit=_EVIDENCE_TRIPLES)}
         return sum(1 for v in values if len(v) > 2 and v in question_lower)
+
+
+_QUALIFIER = re.compile(r"\s*\([^()]+\)\s*$")
+
+
+def qualified(label: str, name: str) -> bool:
+    """Whether ``label`` is ``name`` with a qualifier: "Samuel Idris (editor)" for "Samuel Idris"."""
+    return label.lower() != name.lower() and _QUALIFIER.sub("", label).lower() == name.lower()
 
 
 def _spaced(text: str) -> str:

@@ -24,11 +24,7 @@ import numpy as np
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
-from kgcite.text.lexicon import FRAMING, property_label, question_phrases
-
-#: Words saying that the answer shares a value with the topic ("films that share directors
-#: with X"): the named relation is walked there and back.
-SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co", "common", "together"])
+from kgcite.text.lexicon import FRAMING, SHARING, property_label, question_phrases
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -271,6 +271,12 @@ class QuestionAnalyzer:
         if self._embedder_factory is not None:  # an open part may still name a relation in other words
             parts = [self._embedded(p, masked) if p.open else p for p in parts]
         form = read_form(question, names)
+        if form.order is not None:  # "Who was born first?" compares dates: it asks a birth date
+            wants: AnswerKind = "date" if form.order.kind == "date" else "quantity"
+            parts = [
+                replace(p, kind=wants, groups=self._relations(p.text, p.wh, masked, wants)) if p.kind == "any" else p
+                for p in parts
+            ]
         summary = summary and form.kind == "lookup"  # "Which is older, A or B?" names no relation and wants no summary
         return QuestionAnalysis(question, tuple(parts), summary, form)
 
@@ -287,17 +293,20 @@ class QuestionAnalyzer:
             if (
                 pos := cue_positions(word_stems, self._cues[r])
                 | _all_of(word_stems, self._names[r], weak_ok=not explain)
-                | kind_match(word_stems, r, kind)
+                | kind_match(words, r, kind)
             )
         }
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
+        # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}
-        found = of_kind or found
+        taken = frozenset().union(*of_kind.values()) if of_kind else frozenset()
+        found = {r: p for r, p in found.items() if r in of_kind or not p & taken}
         if len(found) > 1 and wh in _KINDS:
             other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]
             found = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)} or found
             kind = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
-            found = kind or found
+            near = frozenset().union(*kind.values()) if kind else frozenset()
+            found = {r: p for r, p in found.items() if r in kind or not p & near}
         elif len(found) > 1 and wh in ("who", "whom"):
             kinds = (*_KINDS["when"], *_KINDS["where"], *_KINDS["how"])
             people = {r: p for r, p in found.items() if not any(k in property_key(r) for k in kinds)}

@@ -16,7 +16,7 @@ from functools import cache
 
 from kgcite.kg.keys import relation_words
 from kgcite.text.forms import as_kind, quantity
-from kgcite.text.lexicon import KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences, stems
+from kgcite.text.lexicon import KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences
 from kgcite.text.values import normalize
 
 #: The wh-words and openings that want a kind: "how many pages" a quantity, "when" a date.
@@ -62,16 +62,17 @@ def core_words(relation: str) -> tuple[tuple[str, ...], ...]:
     )
 
 
-def kind_match(word_stems: list[str], relation: str, wanted: AnswerKind) -> frozenset[int]:
+def kind_match(words: list[str], relation: str, wanted: AnswerKind) -> frozenset[int]:
     """Where a part asks ``relation`` by its kind: the part wants the kind the name says
-    ("when" and "*year* founded") and says every other word of the name, in any of its forms
-    ("founded", "started"). The positions of those words, or none."""
+    ("when" and "*year* founded") and says every other word of the name in one of its listed
+    forms ("founded", "started"), word for word: "the *founder* of X" asks no founding year.
+    The positions of those words, or none."""
     core = core_words(relation)
     if wanted == "any" or name_kind(relation) != wanted or not core:
         return frozenset()
     out: set[int] = set()
     for forms in core:
-        hits = [(i, len(f)) for form in forms if (f := stems(form)) for i in occurrences(word_stems, f)]
+        hits = [(i, len(f)) for form in forms if (f := form.split()) for i in occurrences(words, f)]
         if not hits:
             return frozenset()
         out |= {i + k for i, n in hits for k in range(n)}

@@ -201,6 +201,28 @@ KIND_WORDS: dict[AnswerKind, frozenset[str]] = {
     "place": frozenset(["city", "place", "location", "country", "town", "site", "region", "where"]),
 }
 
+#: How an event noun of a date's name is said of its subject: ``birth date`` → "X was born on …".
+EVENT_VERBS: dict[str, str] = {
+    "birth": "was born",
+    "death": "died",
+    "publication": "was published",
+    "release": "was released",
+    "founding": "was founded",
+    "foundation": "was founded",
+    "opening": "opened",
+    "closing": "closed",
+    "closure": "closed",
+    "discovery": "was discovered",
+    "construction": "was built",
+    "completion": "was completed",
+    "establishment": "was established",
+    "inception": "was founded",
+}
+
+#: Words saying that the answer shares a value with the topic ("films that share directors
+#: with X"): the named relation is walked there and back.
+SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co", "common", "together"])
+
 #: The person a "… by" relation names: "Who is the founder of X?" asks X's ``founded by``.
 AGENT_FORMS: dict[str, tuple[str, ...]] = {
     "founded": ("founder", "founders"),
@@ -276,7 +298,7 @@ class Lexicon:
         cues = {k: set(v) for k, v in self.cues.items()}
         for relation, extra in paraphrases.items():
             key = property_key(relation)
-            own = {(s,) for s in name_stems(key)}
+            own = {(s,) for s in name_stems(key)} | {stems(f) for f in name_forms(key) if stems(f)}
             cues.setdefault(key, set()).update(own | {stems(p) for p in extra if stems(p)})
         return Lexicon({k: frozenset(v) for k, v in cues.items()})
 
