@@ -90,7 +90,9 @@ class Deriver:
             return self.count(analysis, graph, entities[0], relations)
         if form.kind in ("comparison", "superlative") and form.order is not None:
             return self.order(analysis, graph, entities, relations, form.order)
-        constrained = len(entities) > 1 and analysis.groups and analysis.parts[0].wh in ("which", "what", "who", "whom")
+        constrained = (
+            len(entities) > 1 and _asks_members(analysis) and (bool(analysis.groups) or _all_values(graph, entities))
+        )
         if form.kind == "intersection" or constrained:  # "Which lakes in V flow into the S?": members of both
             derived = self.common(analysis, graph, entities, relations)
             return replace(derived, form=Form("intersection")) if derived and constrained else derived
@@ -307,6 +309,10 @@ class Deriver:
         sets = [{_end(t, a.id) for t in linked[a.id]} for a in anchors]
         shared = set.intersection(*sets) - {a.id for a in anchors}
         if not shared and analysis.form.kind != "intersection":
+            if _all_values(graph, anchors):
+                # "Which midfielders play for Harrowdene FC?": both named are values, and none links to both
+                text = f"The graph names nothing that is linked to both {join([a.label for a in anchors])}."
+                return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
             return None
         cited = (
             [t for a in anchors for t in linked[a.id] if _end(t, a.id) in shared]
@@ -352,6 +358,21 @@ def _dated(relation: str) -> bool:
 def _all(graph: Subgraph) -> set[str]:
     """Every informative relation of the graph: what "What do A and B have in common?" may share."""
     return {k for t in graph.triples if (k := property_key(t.relation)) not in UNINFORMATIVE}
+
+
+#: Openings that ask for the members of a set without a wh-word: "Name the Kelby Athletic forwards."
+_LIST = re.compile(r"^\s*(?:name|list|give|show)\b", re.IGNORECASE)
+
+
+def _asks_members(analysis: QuestionAnalysis) -> bool:
+    """ "Who/which/what …?" or "Name the …": the answer is the things that meet every condition."""
+    return analysis.parts[0].wh in ("which", "what", "who", "whom") or bool(_LIST.match(analysis.question))
+
+
+def _all_values(graph: Subgraph, entities: Sequence[Entity]) -> bool:
+    """Whether every named entity is a value others point to ("Midfielder", "Harrowdene FC" in
+    "Which midfielders play for Harrowdene FC?"): conditions on the answer."""
+    return all(any(t.object_id == e.id and t.subject_id != e.id for t in graph.triples) for e in entities)
 
 
 def _between(graph: Subgraph, a: Entity, b: Entity) -> list[Triple]:
@@ -426,7 +447,7 @@ def _choose(facts: dict[str, list[Triple]], asked: set[str], order: Order) -> st
 
     dimension = {stem(w) for w in order.dimension}
     if dimension:  # "deepest" compares depths or nothing: never the year a lake was found
-        held = {r: name for r, name in held.items() if words(r) & dimension}
+        held = {r: name for r, name in held.items() if words(r) & dimension or r in asked}  # "longer book": pages
         if not held:
             return None
     ranked = sorted(

@@ -40,7 +40,7 @@ from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.paths import PathReasoner, PathResult
-from kgcite.retrieve.plan import chain_answers
+from kgcite.retrieve.plan import chain_answers, wants_chain
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
 from kgcite.text.lexicon import STOP, stem
@@ -251,9 +251,10 @@ class Generator(ABC):
                 else:
                     notes.append(f"verify: '{s.text}' does not state {list(k)}; citation removed")
             others: list[Citation] = [c for c in s.citations if not isinstance(c, KGCitation)]
-            if had and not keep and not any(isinstance(c, NACitation) for c in others):
+            if not keep and not others:  # any mode: a sentence no citation supports is flagged, cited or not
                 others.append(NACitation())
-                notes.append(f"verify: '{s.text}' is supported by none of its citations; flagged [NA]")
+                why = "is supported by none of its citations" if had else "cites nothing"
+                notes.append(f"verify: '{s.text}' {why}; flagged [NA]")
             out.append(Sentence(s.text, tuple(cite_triples(keep)) + tuple(others)))
         return tuple(out), notes
 
@@ -402,7 +403,7 @@ class GroundedGenerator(Generator):
         if self.paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
             return None  # namesakes: each is answered by its own statements, not one walk from all
         analysis = self.analysis(retrieval)
-        if len(analysis.parts) > 1:
+        if not wants_chain(analysis, gaps=bool(plan.absent) or any(s.na for s in plan.sentences) or not plan.sentences):
             return None
         # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
         # path through *topic's main category* that happens to score well is no answer to it
@@ -667,6 +668,8 @@ class FreeGenerator(Generator):
             t1 = time.perf_counter()
             parsed = parse_answer(reply.text.strip(), retrieval.graph)
             sentences, notes = repair(parsed, retrieval.graph)
+            sentences, verified = self.verify(sentences, retrieval.graph)  # the same judge as grounded
+            notes += verified
             out.append(
                 AttributedAnswer(
                     question=retrieval.question,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kgcite.retrieve.paths import Chain
+from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.text.kinds import fits
 from kgcite.text.lexicon import SHARING, AnswerKind
 from kgcite.text.values import normalize
@@ -34,3 +35,16 @@ def chain_answers(question: str, chain: Chain, answers: Sequence[str], kind: Ans
     if not fits(kind, answers):
         return False
     return not (turns_back(chain) and not asks_sharing(question))
+
+
+def wants_chain(analysis: QuestionAnalysis, *, gaps: bool) -> bool:
+    """Whether the graph search runs at all: only when the reading asks for a chain. It does when
+    the question names more relations than one hop walks, when a part is named by no relation
+    word ("the engineer of X"), or when the one-hop facts left a gap (an asked relation the topic
+    lacks may be reached further on). A one-part question whose one named relation the topic
+    holds is answered by that fact, without a search: most of a cold ``ask``'s time was a search
+    whose result was thrown away."""
+    if analysis.summary or len(analysis.parts) != 1:
+        return False
+    part = analysis.parts[0]
+    return gaps or part.open or len(part.groups) > 1 or analysis.form.kind != "lookup"

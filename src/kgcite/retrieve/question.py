@@ -21,7 +21,7 @@ from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 from kgcite.text.forms import Form, read_form
 from kgcite.text.kinds import AnswerKind, kind_match, name_kind, wanted_kind
-from kgcite.text.lexicon import QUESTION_WORDS, STOP, cue_positions, name_stems, question_phrases, stem, stems
+from kgcite.text.lexicon import PRONOUNS, QUESTION_WORDS, STOP, cue_positions, name_stems, question_phrases, stem, stems
 from kgcite.text.values import normalize
 
 #: Question words for kinds of value, and the relation words that mark those kinds.
@@ -213,9 +213,22 @@ class QuestionAnalysis:
         }
 
 
+_SUBJECT_WH = re.compile(r"^\s*(?:who|which|what)\b", re.IGNORECASE)
+_AUX_START = re.compile(r"^\s*(?:did|was|is|were|are|has|had)\b", re.IGNORECASE)
+
+
 def split_parts(question: str) -> list[str]:
-    """ "When was X born and where did he die?" → ["When was X born", "where did he die"]."""
-    return [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
+    """ "When was X born and where did he die?" → ["When was X born", "where did he die"]; a
+    second verb of the asked subject is one more condition, not a part: "Who plays for X and
+    was born in Y?" asks one set of people."""
+    out: list[str] = []
+    for p in (p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")):
+        second = p.split()[1].lower() if len(p.split()) > 1 else ""
+        if out and _AUX_START.match(p) and _SUBJECT_WH.match(out[-1]) and second not in PRONOUNS:
+            out[-1] = f"{out[-1]} and {p}"
+        else:
+            out.append(p)
+    return out
 
 
 def _split_keeping(question: str, names: Sequence[str]) -> list[str]:
