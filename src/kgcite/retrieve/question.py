@@ -287,7 +287,9 @@ class QuestionAnalyzer:
         if form.order is not None:  # "Who was born first?" compares dates: it asks a birth date
             wants: AnswerKind = "date" if form.order.kind == "date" else "quantity"
             parts = [
-                replace(p, kind=wants, groups=self._relations(p.text, p.wh, masked, wants)) if p.kind == "any" else p
+                replace(p, kind=wants, groups=self._relations(p.text, p.wh, masked, wants))
+                if p.kind in ("any", "agent")
+                else p
                 for p in parts
             ]
         summary = summary and form.kind == "lookup"  # "Which is older, A or B?" names no relation and wants no summary

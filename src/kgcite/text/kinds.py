@@ -27,6 +27,7 @@ _WANTS = (
     ),
     (re.compile(r"\b(?:how (?:many|much|long|tall|high|big|large|old|deep|wide|heavy))\b"), "quantity"),
     (re.compile(r"^\s*(?:where|in (?:what|which) (?:city|town|country|place|region))\b"), "place"),
+    (re.compile(r"^\s*(?:who|whom)\b"), "agent"),
 )
 
 
@@ -92,7 +93,10 @@ def value_kinds(value: str) -> frozenset[AnswerKind]:
 
 def fits(kind: AnswerKind, values: Iterable[str]) -> bool:
     """Whether values can answer a question that wants ``kind``: a "when" needs a date, a "how
-    many/much" a number, a "where" anything but a date or a number."""
+    many/much" a number, a "where" or a "who" anything but a date or a number (a founding year
+    does not say who founded)."""
     if kind == "any":
         return True
-    return any(kind in value_kinds(v) or kind == "place" and "any" in value_kinds(v) for v in values)
+    if kind in ("place", "agent"):
+        return any(value_kinds(v) == {"any"} for v in values)
+    return any(kind in value_kinds(v) for v in values)

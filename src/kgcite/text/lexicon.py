@@ -192,7 +192,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
 }
 
 
-AnswerKind = Literal["date", "quantity", "place", "any"]
+AnswerKind = Literal["date", "quantity", "place", "agent", "any"]
 
 #: Words of a relation's name that say the kind of its values, not what it is about.
 KIND_WORDS: dict[AnswerKind, frozenset[str]] = {
@@ -243,7 +243,11 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "release": ("released", "came out", "come out"),
     "hq": ("based", "headquarters", "headquartered"),
     "headquarters": ("based", "headquartered", "hq"),
-    "founded": ("started", "established", "set up", "formed"),
+    "founded": ("started", "established", "set up", "formed", "created"),
+    "established": ("founded", "started", "set up", "formed", "created"),
+    "headquartered": ("based", "headquarters", "hq"),
+    "discovery": ("discovered", "spotted", "found"),
+    "discovered": ("spotted", "found"),
     "born": ("birthplace", "come from", "comes from", "came from", "hometown"),
     "founding": ("founded", "started", "established", "set up", "formed"),
     "opened": ("open", "opening"),
