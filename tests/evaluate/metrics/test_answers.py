@@ -60,3 +60,39 @@ def test_metrics_over_rows() -> None:
     assert m["llm_calls_per_question"] == 0.5 and m["p50_ms"] == 20
     assert answer_metrics(rows)["citation_correctness"] is None
     assert answer_metrics([]) == {"n": 0}
+
+
+def _sentence(text: str, na: bool, *cited: tuple[str, str, str]) -> dict[str, object]:
+    return {"text": text, "na": na, "citations": [{"qid": q, "property": p, "value": v} for q, p, v in cited]}
+
+
+def test_an_answer_of_na_sentences_alone_is_no_answer() -> None:
+    """An answer whose only sentence is [NA] predicted something once: it counts as unanswered."""
+    row = {
+        "answers": ["1887"],
+        "predicted": ["1887"],
+        "sentences": [_sentence("The graph does not say when Marsh & Cole was founded.", True)],
+    }
+    m = answer_metrics([row])
+    assert m["na_rate"] == 1.0 and m["hits_at_1"] == 0.0
+
+
+def test_a_derived_answer_is_path_cited_when_its_conclusion_cites_every_fact() -> None:
+    a, b = ("A", "opened", "1871"), ("B", "opened", "1903")
+    whole = [_sentence("A opened in 1871.", False, a), _sentence("B opened in 1903.", False, b)]
+    rows = [
+        {
+            "answers": ["yes"],
+            "predicted": ["yes"],
+            "form": "yesno",
+            "sentences": [*whole, _sentence("Yes: A is older.", False, a, b)],
+        },
+        {
+            "answers": ["A"],
+            "predicted": ["A"],
+            "form": "comparison",
+            "sentences": [*whole, _sentence("So A is older.", False, a)],
+        },
+    ]
+    assert answer_metrics(rows[:1])["path_cited"] == 1.0
+    assert answer_metrics(rows[1:])["path_cited"] == 0.0  # the conclusion leaves B's date uncited

@@ -10,8 +10,12 @@ the ``topic`` labels. Names are compared case-insensitively, ``_`` read as a spa
   unanswered question scores 0 on all three);
 - ``citation_correctness``: cited triples the graph holds, over all cited triples;
 - ``path_cited``: of the right answers, the share whose cited triples chain from a topic entity
-  to the answer (each triple shares an entity with the one before);
-- ``na_rate``: questions with no predicted answer; ``llm_calls_per_question``; ``p50_ms``.
+  to the answer (each triple shares an entity with the one before); for a derived answer (yes
+  or no, a count, a comparison, what two share) the share whose conclusion cites every fact
+  stated before it;
+- ``na_rate``: questions answered by nothing: no predicted answer, or no sentence the judge
+  supported (an answer made only of ``[NA]`` sentences is no answer, whatever it predicted);
+  ``llm_calls_per_question``; ``p50_ms``.
 """
 
 from __future__ import annotations
@@ -67,6 +71,30 @@ def chains_to(triples: Sequence[CitedTriple], topics: Iterable[str], answer: str
     return norm(answer) in reached
 
 
+#: The forms whose answer is derived from facts: its conclusion sentence cites them all.
+DERIVED_FORMS = frozenset(["yesno", "count", "comparison", "superlative", "intersection"])
+
+
+def supported(sentences: Sequence[Mapping[str, Any]] | None) -> bool:
+    """Whether an answer has a sentence the judge supported; an answer without sentences (an
+    older run's line) is taken at its prediction."""
+    return sentences is None or any(not s.get("na") for s in sentences)
+
+
+def conclusion_cited(sentences: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a derived answer's last sentence (its conclusion) cites every triple the fact
+    sentences before it cite: "So A is older [1][2]" rests on both dates."""
+    stated = [s for s in sentences if not s.get("na")]
+    if not stated:
+        return False
+
+    def keys(s: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+        return {(str(c["qid"]), str(c["property"]), str(c["value"])) for c in s.get("citations") or []}
+
+    facts = set().union(*(keys(s) for s in stated[:-1])) if len(stated) > 1 else set()
+    return bool(keys(stated[-1])) and facts <= keys(stated[-1])
+
+
 def held_by(store: KGStore) -> Callable[[CitedTriple], bool]:
     """``in_graph`` for :func:`answer_metrics`: the store holds ``[subject id, property, value]``."""
     return lambda t: bool(store.match(subject_id=t[0], relation=t[1], value=t[2], limit=1))
@@ -85,8 +113,10 @@ def answer_metrics(
     llm_calls: list[float] = []
     ms: list[float] = []
     for row in rows:
-        predicted = [str(x) for x in row.get("predicted") or []]
+        sentences = row.get("sentences")
+        predicted = [str(x) for x in row.get("predicted") or []] if supported(sentences) else []
         gold = [str(x) for x in row.get("answers") or []]
+        derived = row.get("form") in DERIVED_FORMS and bool(sentences)
         gold_n = {norm(g) for g in gold}
         hits += first_is_gold(predicted, gold)
         prf.append(set_scores(predicted, gold))
@@ -98,6 +128,9 @@ def answer_metrics(
         for label in predicted:
             if norm(label) in gold_n:
                 right += 1
+                if derived:
+                    chained += conclusion_cited(sentences or [])
+                    continue
                 chain = [(str(a), str(b), str(c)) for a, b, c in paths.get(label) or []]
                 chained += chains_to(chain, row.get("topic") or [], label)
         if in_graph is not None:
