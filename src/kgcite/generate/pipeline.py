@@ -134,16 +134,20 @@ class AttributedAnswer:
 
 
 def stated_values(
-    sentences: Sequence[Sentence], graph: Subgraph, topics: AbstractSet[str]
+    sentences: Sequence[Sentence], graph: Subgraph, topics: AbstractSet[str], steps: Sequence[Triple] = ()
 ) -> dict[str, list[list[str]]]:
     """The answers a statement answer gives, each with the triple that states it: the far end of
     each cited triple from a topic (its value, or its subject when the topic is the value), each
-    once, in citation order. The same shape as a path answer's ``answer_paths`` (a one-hop path)."""
+    once, in citation order. The same shape as a path answer's ``answer_paths`` (a one-hop path).
+    ``steps``: hops walked on the way to what was asked, which answer nothing themselves."""
     out: dict[str, list[list[str]]] = {}
     by_key = {t.key: t for t in graph.triples}
+    walked = {t.key for t in steps}
     for s in sentences:
         for cited in s.cited_triples():
             if cited.key is None or (key := graph.find(cited.key)) is None or (triple := by_key.get(key)) is None:
+                continue
+            if key in walked:
                 continue
             near = triple.object_id in topics and triple.subject_id not in topics
             label = triple.subject_label if near else triple.object_value
@@ -511,7 +515,7 @@ class GroundedGenerator(Generator):
             stated = (
                 done.members
                 if done is not None
-                else stated_values(sentences, graph, {le.entity.id for le in retrieval.linked})
+                else stated_values(sentences, graph, {le.entity.id for le in retrieval.linked}, plan.steps)
             )
             timings = retrieval.timings.merged(
                 Timings(

@@ -37,6 +37,7 @@ class Statements:
     triples: tuple[Triple, ...]  # every cited triple, in order
     absent: tuple[Gap, ...]
     notes: tuple[str, ...] = ()  # what was left unstated, for the answer's repairs
+    steps: tuple[Triple, ...] = ()  # hops walked on the way ("X's author" in "where was X's author born"): no answers
 
 
 _TRAILING = ("in", "at", "on", "the", "of", "from", "to")
@@ -195,6 +196,7 @@ def compose(
     cited: list[Triple] = []
     absent: list[Gap] = []
     notes: list[str] = []
+    steps: list[Triple] = []
     if not entities:
         return Statements((), (), ())
     labels = {e.id: e.label for e in graph.entities}
@@ -211,6 +213,7 @@ def compose(
             if part.open:  # asked, but no relation of the graph names it: say so rather than pad
                 sentences.append(Sentence(unanswered_sentence(part.text, current.label), (NACitation(),)))
             walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
+            before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
             for i, group in enumerate(part.groups):
                 # the value kind asked is the last relation's ("When was the founder of X born?")
                 kind = part.kind if i == len(part.groups) - 1 or name_kind(group[0]) == part.kind else "any"
@@ -219,6 +222,7 @@ def compose(
                 if not found and walked is not None and walked.id != current.id:
                     subject = walked  # each relation named is walked in order: X's author, then where born
                     found = _fitting(_about(graph, subject, group), kind)
+                    steps.extend(before)
                 if (subject.id, group) in done:
                     continue
                 done.add((subject.id, group))
@@ -227,9 +231,11 @@ def compose(
                     absent.append((subject.id, group[0]))
                     walked = None
                     continue
+                before = []
                 for sentence, triples in _sentences(found, notes, max_listed, held):
                     sentences.append(sentence)
                     cited.extend(triples)
+                    before.extend(triples)
                 walked = _one_entity(found[0][2]) if len(found) == 1 else None
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
@@ -240,4 +246,6 @@ def compose(
                 if sentence not in sentences:
                     sentences.append(sentence)
                     cited.extend(triples)
-    return Statements(tuple(sentences), tuple(dict.fromkeys(cited)), tuple(absent), tuple(notes))
+    return Statements(
+        tuple(sentences), tuple(dict.fromkeys(cited)), tuple(absent), tuple(notes), tuple(dict.fromkeys(steps))
+    )

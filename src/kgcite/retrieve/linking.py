@@ -284,7 +284,7 @@ class EntityLinker:
                 continue
             # "Samuel Idris (editor)" written out picks that one; a bare "Samuel Idris" names every
             # "Samuel Idris (role)" alike, and each gets its own answer
-            written = [c for c in typed if c.label.lower() != text.lower() and c.label.lower() in q]
+            written = [c for c in typed if qualified(c.label, text) and c.label.lower() in q]
             if written:
                 best = max(written, key=lambda c: len(c.label))
                 chosen.setdefault(best.id, LinkedEntity(best, best.label, label, 0, fuzzy))

@@ -40,11 +40,13 @@ def chain_answers(question: str, chain: Chain, answers: Sequence[str], kind: Ans
 def wants_chain(analysis: QuestionAnalysis, *, gaps: bool) -> bool:
     """Whether the graph search runs at all: only when the reading asks for a chain. It does when
     the question names more relations than one hop walks, when a part is named by no relation
-    word ("the engineer of X"), or when the one-hop facts left a gap (an asked relation the topic
+    word ("the engineer of X") or says words no relation explains ("the *same* director", "what
+    *types*"), or when the one-hop facts left a gap (an asked relation the topic
     lacks may be reached further on). A one-part question whose one named relation the topic
     holds is answered by that fact, without a search: most of a cold ``ask``'s time was a search
     whose result was thrown away."""
     if analysis.summary or len(analysis.parts) != 1:
         return False
     part = analysis.parts[0]
-    return gaps or part.open or len(part.groups) > 1 or analysis.form.kind != "lookup"
+    unexplained = bool(part.rest)  # "what *types* are the movies written by X", "*co*-directors of X"
+    return gaps or part.open or unexplained or len(part.groups) > 1 or analysis.form.kind != "lookup"

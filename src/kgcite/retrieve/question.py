@@ -20,8 +20,18 @@ import numpy as np
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 from kgcite.text.forms import Form, read_form
-from kgcite.text.kinds import AnswerKind, kind_match, name_kind, wanted_kind
-from kgcite.text.lexicon import PRONOUNS, QUESTION_WORDS, STOP, cue_positions, name_stems, question_phrases, stem, stems
+from kgcite.text.kinds import kind_match, name_kind, wanted_kind
+from kgcite.text.lexicon import (
+    PRONOUNS,
+    QUESTION_WORDS,
+    STOP,
+    AnswerKind,
+    cue_positions,
+    name_stems,
+    question_phrases,
+    stem,
+    stems,
+)
 from kgcite.text.values import normalize
 
 #: Question words for kinds of value, and the relation words that mark those kinds.
@@ -178,6 +188,7 @@ class AskedPart:
     wh: str | None = None
     open: bool = False  # asks something no relation of the graph names ("Who produced X?")
     kind: AnswerKind = "any"  # the kind of value wanted: a "when" is answered by a date or not at all
+    rest: tuple[str, ...] = ()  # content words no relation explains ("types", "co", "same"): a chain may
 
     @property
     def relations(self) -> tuple[str, ...]:
@@ -276,14 +287,22 @@ class QuestionAnalyzer:
             wh_match = _WH.search(text)
             wh = wh_match.group(1).lower() if wh_match else None
             kind = wanted_kind(text)
-            groups = self._relations(text, wh, masked, kind)
+            groups, unexplained = self._read(text, wh, masked, kind)
             content = [w for w in normalize(text).split() if w not in masked and w not in _NOT_CONTENT]
             bare = bare or not content  # "Who was Stephen Crane": a summary is asked
-            parts.append(AskedPart(text, groups, wh, open=bool(content) and not groups and bool(masked), kind=kind))
+            parts.append(
+                AskedPart(
+                    text, groups, wh, open=bool(content) and not groups and bool(masked), kind=kind, rest=unexplained
+                )
+            )
         summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
         if self._embedder_factory is not None:  # an open part may still name a relation in other words
             parts = [self._embedded(p, masked) if p.open else p for p in parts]
         form = read_form(question, names)
+        if form.kind == "count":  # "How many employees …?" counts members unless a number is named ("page count")
+            parts = [
+                p if any(name_kind(r) == "quantity" for r in p.relations) else replace(p, kind="any") for p in parts
+            ]
         if form.order is not None:  # "Who was born first?" compares dates: it asks a birth date
             wants: AnswerKind = "date" if form.order.kind == "date" else "quantity"
             parts = [
@@ -298,6 +317,13 @@ class QuestionAnalyzer:
     def _relations(
         self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any"
     ) -> tuple[tuple[str, ...], ...]:
+        return self._read(text, wh, masked, kind)[0]
+
+    def _read(
+        self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any"
+    ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+        """The part's asked relations, grouped by the words that name them, and the content words
+        no relation explains."""
         words = [w for w in normalize(text).split() if w not in masked]
         word_stems = [stem(w) for w in words]
         # "how did these influence his work" asks for an explanation, not for "influenced by"
@@ -319,9 +345,9 @@ class QuestionAnalyzer:
         if len(found) > 1 and wh in _KINDS:
             other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]
             found = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)} or found
-            kind = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
-            near = frozenset().union(*kind.values()) if kind else frozenset()
-            found = {r: p for r, p in found.items() if r in kind or not p & near}
+            by_name = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
+            near = frozenset().union(*by_name.values()) if by_name else frozenset()
+            found = {r: p for r, p in found.items() if r in by_name or not p & near}
         elif len(found) > 1 and wh in ("who", "whom"):
             kinds = (*_KINDS["when"], *_KINDS["where"], *_KINDS["how"])
             people = {r: p for r, p in found.items() if not any(k in property_key(r) for k in kinds)}
@@ -331,7 +357,9 @@ class QuestionAnalyzer:
         groups: dict[frozenset[int], list[str]] = {}
         for r, p in sorted(found.items(), key=lambda rp: (min(rp[1]), -len(rp[1]))):
             groups.setdefault(frozenset(p), []).append(r)
-        return tuple(tuple(g) for g in groups.values())
+        covered = frozenset().union(*found.values()) if found else frozenset()
+        rest = tuple(w for i, w in enumerate(words) if i not in covered and w not in _NOT_CONTENT)
+        return tuple(tuple(g) for g in groups.values()), rest
 
     def _embedded(self, part: AskedPart, masked: set[str]) -> AskedPart:
         """The relation whose name is closest to the part's words (MiniLM), if clearly closest:
