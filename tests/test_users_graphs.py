@@ -141,3 +141,15 @@ def test_free_mode_marks_what_no_citation_supports(question: str) -> None:
     assert sentences
     bare = [s["text"] for s in sentences if not s["na"] and not s["citations"]]
     assert not bare, bare
+
+
+def test_namesakes_are_listed_by_kg_load_and_kg_show(tmp_path: Path) -> None:
+    """Namesakes written "Name (role)", as docs/graphs.md recommends: `kg load` says so, and
+    `kg show NAME` shows each (it once exited 1 without offering them)."""
+    load = kgcite("kg", "load", str(DATA / "publishing.tsv"), "--store", str(tmp_path / "store"))
+    assert load.returncode == 0, load.stderr
+    assert "2 entities are named 'Samuel Idris' with a qualifier" in load.stderr
+    show = kgcite("kg", "show", "Samuel Idris", "--store", str(tmp_path / "store"))
+    assert show.returncode == 0, show.stderr
+    assert "Samuel Idris (editor)" in show.stdout and "Samuel Idris (novelist)" in show.stdout
+    assert "Carrow Hythe" in show.stdout and "Vessington" in show.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcite.kg.model import Triple
-from kgcite.kg.namesakes import likely_namesakes
+from kgcite.kg.namesakes import likely_namesakes, qualified, qualified_names
 
 pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
@@ -29,3 +29,10 @@ def test_relations_that_are_many_valued_or_small_say_nothing() -> None:
     assert likely_namesakes(many) == []  # most films have several actors: no hint of a namesake
     few = [*_born("A", "x"), *_born("B", "y", "z")]
     assert likely_namesakes(few) == []  # too few entities to say what is usual
+
+
+def test_qualified_labels_name_their_namesakes() -> None:
+    labels = ["Samuel Idris (novelist)", "Samuel Idris (editor)", "Hamlet (1948)", "Ninefold", "Samuel Idris (editor)"]
+    assert qualified_names(labels) == {"Samuel Idris": ["Samuel Idris (editor)", "Samuel Idris (novelist)"]}
+    assert qualified("Samuel Idris (editor)", "samuel idris")
+    assert not qualified("Samuel Idris", "Samuel Idris") and not qualified("Samuel Idrisson (x)", "Samuel Idris")

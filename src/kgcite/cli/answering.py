@@ -36,7 +36,7 @@ from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, SparqlStore, Subgr
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
 from kgcite.kg.loaders import file_kind, graph_quads, read_named, shipped_data
 from kgcite.kg.model import named
-from kgcite.kg.namesakes import likely_namesakes
+from kgcite.kg.namesakes import likely_namesakes, qualified, qualified_names
 from kgcite.kg.rdf import write_ntriples
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
@@ -65,7 +65,15 @@ def _note_namesakes(path: str) -> None:
     """In a TSV or CSV graph an entity's text is its id: say where two entities seem merged."""
     if file_kind(path) not in ("tsv", "csv"):
         return
-    found = likely_namesakes(read_named(path))
+    triples = list(read_named(path))
+    alike = qualified_names(n for t in triples for n in (t.subject_label, t.object_value))
+    for name, labels in list(alike.items())[:3]:
+        print(
+            f"note: {path}: {len(labels)} entities are named {name!r} with a qualifier ({'; '.join(labels)}): "
+            f"a question naming {name!r} is answered for each",
+            file=sys.stderr,
+        )
+    found = likely_namesakes(triples)
     for f in found[:3]:
         print(f"note: {path}: {f.describe()}", file=sys.stderr)
     if found:
@@ -165,6 +173,12 @@ def cmd_kg_show(args: argparse.Namespace) -> int:
     with open_graph(args) as store:
         found = store.entity(args.entity)
         entities = [found] if found else store.entities_by_label(args.entity, prefix=args.prefix, limit=args.limit)
+        if not entities and not args.prefix:  # namesakes written "Samuel Idris (editor)": each is shown
+            alike = store.entities_by_label(args.entity + " (", prefix=True, limit=args.limit)
+            entities = [e for e in alike if qualified(e.label, args.entity)]
+            if entities:
+                names = "; ".join(e.label for e in entities)
+                print(f"kgcite: {args.entity!r} names {len(entities)} entities: {names}", file=sys.stderr)
         if not entities:
             print(
                 f"kgcite: no entity with id or {'label prefix' if args.prefix else 'label'} {args.entity!r}",

@@ -4,11 +4,20 @@ that nearly every entity holds once (``release_year``) held several times by one
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kgcite.kg.model import Triple
+
+_QUALIFIER = re.compile(r"\s*\([^()]+\)\s*$")
+
+
+def qualified(label: str, name: str) -> bool:
+    """Whether ``label`` is ``name`` with a qualifier, as docs/graphs.md recommends writing
+    namesakes: "Samuel Idris (editor)" for "Samuel Idris"."""
+    return label.lower() != name.lower() and _QUALIFIER.sub("", label).lower() == name.lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +52,13 @@ def likely_namesakes(triples: Iterable[Triple], *, usual: float = 0.9, min_heads
         if len(per_head) >= min_heads and single >= usual and more:
             found.append(Namesakes(relation, single, tuple(more)))
     return sorted(found, key=lambda f: (-len(f.heads), f.relation))
+
+
+def qualified_names(labels: Iterable[str]) -> dict[str, list[str]]:
+    """Names that two or more labels qualify ("Samuel Idris" → "Samuel Idris (editor)", "Samuel
+    Idris (novelist)"): the namesakes a question naming the bare name is answered for, each."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for label in labels:
+        if (bare := _QUALIFIER.sub("", label)) != label and bare:
+            out[bare].add(label)
+    return {name: sorted(alike) for name, alike in sorted(out.items()) if len(alike) > 1}

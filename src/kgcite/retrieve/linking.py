@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from kgcite.kg.hubs import rarest_first, relation_counts
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph
+from kgcite.kg.namesakes import qualified
 from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
@@ -392,14 +393,6 @@ class EntityLinker:
         }
         values |= {t.subject_label.lower() for t in self.store.match(object_id=entity.id, limit=_EVIDENCE_TRIPLES)}
         return sum(1 for v in values if len(v) > 2 and v in question_lower)
-
-
-_QUALIFIER = re.compile(r"\s*\([^()]+\)\s*$")
-
-
-def qualified(label: str, name: str) -> bool:
-    """Whether ``label`` is ``name`` with a qualifier: "Samuel Idris (editor)" for "Samuel Idris"."""
-    return label.lower() != name.lower() and _QUALIFIER.sub("", label).lower() == name.lower()
 
 
 def _spaced(text: str) -> str:
