@@ -447,7 +447,8 @@ def _choose(facts: dict[str, list[Triple]], asked: set[str], order: Order) -> st
 
     dimension = {stem(w) for w in order.dimension}
     if dimension:  # "deepest" compares depths or nothing: never the year a lake was found
-        held = {r: name for r, name in held.items() if words(r) & dimension or r in asked}  # "longer book": pages
+        measured = {r: name for r, name in held.items() if words(r) & dimension}
+        held = measured or {r: name for r, name in held.items() if r in asked}  # "the longer book": its pages
         if not held:
             return None
     ranked = sorted(
