@@ -37,6 +37,7 @@ from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
 from kgcite.judge.rules import Claim, facts
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
+from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
 from kgcite.retrieve.paths import PathReasoner, PathResult
@@ -407,7 +408,8 @@ class GroundedGenerator(Generator):
         if self.paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
             return None  # namesakes: each is answered by its own statements, not one walk from all
         analysis = self.analysis(retrieval)
-        if not wants_chain(analysis, gaps=bool(plan.absent) or any(s.na for s in plan.sentences) or not plan.sentences):
+        gaps = bool(plan.absent) or any(s.na for s in plan.sentences) or not plan.sentences
+        if not wants_chain(analysis, gaps=gaps):
             return None
         # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
         # path through *topic's main category* that happens to score well is no answer to it
@@ -415,7 +417,11 @@ class GroundedGenerator(Generator):
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
         if result.best is None or not result.answers:
             return None
-        if not chain_answers(retrieval.question, result.best.chain, result.predicted(), analysis.parts[0].kind):
+        kind = analysis.parts[0].kind
+        named = {property_key(r) for r in analysis.relations}
+        if not chain_answers(
+            retrieval.question, result.best.chain, result.predicted(), kind, standing_in=gaps, asked=named
+        ):
             return None
         if any(not s.na for s in plan.sentences):
             return result if len(result.best.chain) > 1 else None

@@ -1,17 +1,19 @@
 """Which chain of relations may answer a question: decided here, once, in retrieval.
 
 A path found by the graph search is an answer only if it walks what the question asks: the
-kind of value asked (a "when" ends on a date), and no relation walked there and back ("the
-publication year of the books that share a publisher with X") unless the question asks for
-what things share. A chain that fails is no answer: the graph lacks the fact, and the answer
+kind of value asked (a "when" ends on a date), and, standing in for a fact the topic lacks, no
+relation walked there and back ("the publication year of the books that share a publisher with
+X") unless the question asks for what things share. A chain that fails is no answer: the graph lacks the fact, and the answer
 says so with ``[NA]`` rather than stating another relation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from itertools import pairwise
 
+from kgcite.kg.keys import property_key
 from kgcite.retrieve.paths import Chain
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.text.kinds import fits
@@ -19,9 +21,14 @@ from kgcite.text.lexicon import SHARING, AnswerKind
 from kgcite.text.values import normalize
 
 
-def turns_back(chain: Chain) -> bool:
-    """Whether the chain walks one relation and then the same relation back (X → publisher → X's siblings)."""
-    return any(a.relation == b.relation and a.inverse != b.inverse for a, b in pairwise(chain))
+def turns_back(chain: Chain, asked: AbstractSet[str] = frozenset()) -> bool:
+    """Whether the chain walks a relation the question does not name and then walks it back
+    (X → publisher → X's siblings); ``asked``: the named relations' keys ("the films starred by
+    X's actors" names the relation it turns back on)."""
+    return any(
+        a.relation == b.relation and a.inverse != b.inverse and property_key(a.relation) not in asked
+        for a, b in pairwise(chain)
+    )
 
 
 def asks_sharing(question: str) -> bool:
@@ -29,12 +36,23 @@ def asks_sharing(question: str) -> bool:
     return any(w in SHARING for w in normalize(question).split())
 
 
-def chain_answers(question: str, chain: Chain, answers: Sequence[str], kind: AnswerKind) -> bool:
-    """Whether a chain's answers answer the question: of the kind asked, and not reached by
-    turning back on a relation the question does not ask to share."""
+def chain_answers(
+    question: str,
+    chain: Chain,
+    answers: Sequence[str],
+    kind: AnswerKind,
+    *,
+    standing_in: bool = False,
+    asked: AbstractSet[str] = frozenset(),
+) -> bool:
+    """Whether a chain's answers answer the question: of the kind asked and, where the chain
+    stands in for a fact the topic lacks (``standing_in``), not reached by turning back on a
+    relation the question does not ask to share ("When was X published?" is not answered by the
+    year of another book of X's publisher; "the films written by the writer of X" turns back
+    because it asks to)."""
     if not fits(kind, answers):
         return False
-    return not (turns_back(chain) and not asks_sharing(question))
+    return not (standing_in and turns_back(chain, asked) and not asks_sharing(question))
 
 
 def wants_chain(analysis: QuestionAnalysis, *, gaps: bool) -> bool:
