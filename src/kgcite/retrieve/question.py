@@ -188,7 +188,7 @@ class AskedPart:
     wh: str | None = None
     open: bool = False  # asks something no relation of the graph names ("Who produced X?")
     kind: AnswerKind = "any"  # the kind of value wanted: a "when" is answered by a date or not at all
-    rest: tuple[str, ...] = ()  # content words no relation explains ("types", "co", "same"): a chain may
+    rest: tuple[str, ...] = ()  # content words no relation explains ("types", "co"): a longer chain may
 
     @property
     def relations(self) -> tuple[str, ...]:
