@@ -7,7 +7,10 @@ BioKaLMA's own questions: a name the labels do not find, or a capitalised word t
 unexplained), which pay for loading it. Each run is a fresh Python
 process with an empty cache folder, timed from start to exit. The baseline, in the same run, is
 kgcite as it was before loading became lazy (commit ``--baseline``, extracted with `git archive`;
-"n/a" without the project's git history); "same answers" compares the two versions' printed answers.
+"n/a" without the project's git history); "same answers" compares each row's printed answers
+with this tree's. A second row of this tree runs with ``--path-scorer off`` (no graph search, no
+grounding model): the ratio of the two p50s is what the path search costs a cold ``ask``, which
+should be nothing for a one-hop question whose relation the topic holds.
 
     python benchmarks/cold_start.py [--runs 5] [--baseline a49d654] [--quick]
 """
@@ -104,14 +107,20 @@ def main() -> None:
         kb = ROOT / "src" / "kgcite" / "data" / "metaqa" / "kb.txt"
         store, triples = make_store(kb, 20_000 if args.quick else None, work)
         (work / "base").mkdir()
-        versions = {"now": ROOT / "src", f"{args.baseline} (baseline)": extract(args.baseline, work / "base")}
+        off = ["--path-scorer", "off"]
+        versions: dict[str, tuple[Path | None, list[str]]] = {
+            "now": (ROOT / "src", []),
+            "now, --path-scorer off": (ROOT / "src", off),
+            f"{args.baseline} (baseline)": (extract(args.baseline, work / "base"), []),
+        }
         graphs = {
             "biokalma": ("BioKaLMA (default)", []),
             "ner": ("BioKaLMA, names that need NER", []),
             "store": (f"MetaQA store, {triples:,} triples", ["--store", str(store)]),
         }
         rows, answers = [], {}
-        for version, src in versions.items():
+        p50: dict[tuple[str, str], float] = {}
+        for version, (src, extra) in versions.items():
             for key, (graph_name, option) in graphs.items():
                 if src is None:
                     rows.append((version, graph_name, "n/a", "n/a", "n/a", "no git history"))
@@ -120,10 +129,11 @@ def main() -> None:
                 for _ in range(runs):
                     for q in QUESTIONS[key][:1] if args.quick else QUESTIONS[key]:
                         cache = Path(tempfile.mkdtemp(dir=work))
-                        seconds, out = ask(src, q, option, cache)
+                        seconds, out = ask(src, q, [*extra, *option], cache)
                         times.append(seconds)
                         printed.append(out)
                 answers[(version, key)] = printed
+                p50[(version, key)] = statistics.median(times)
                 same = answers.get(("now", key))
                 rows.append(
                     (
@@ -139,6 +149,13 @@ def main() -> None:
                 )
     print(f"cold start of `kgcite ask` (a new process per question, empty cache folder), {runs} run(s) per question")
     print(format_table(["kgcite", "graph", "p50 s", "max s", "runs", "same answers"], rows))
+    ratios = [
+        (name, f"{p50[('now', key)] / p50[('now, --path-scorer off', key)]:.2f}")
+        for key, (name, _) in graphs.items()
+        if ("now", key) in p50 and ("now, --path-scorer off", key) in p50
+    ]
+    print("\nwhat the path search costs a cold ask (p50 now / p50 with --path-scorer off; target <= 1.2)")
+    print(format_table(["graph", "ratio"], ratios))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
                 "BioKaLMA (default)",
                 "BioKaLMA, names that need NER",
                 "MetaQA store, 20,000 triples",
+                "now, --path-scorer off",
+                "what the path search costs a cold ask",
             ],
         ),
         ("entity_linking.py", ["kgcite linker", "NER spans only (baseline)"]),
