@@ -215,8 +215,10 @@ def compose(
             walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
             before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
             for i, group in enumerate(part.groups):
-                # the value kind asked is the last relation's ("When was the founder of X born?")
-                kind = part.kind if i == len(part.groups) - 1 or name_kind(group[0]) == part.kind else "any"
+                # the value kind asked is the last relation's ("When was the founder of X born?"); a
+                # relation before it is a hop on the way, to a thing (a founder, not a founding year)
+                last = i == len(part.groups) - 1
+                kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
                 subject = current
                 found = _fitting(_about(graph, subject, group), kind)
                 if not found and walked is not None and walked.id != current.id:

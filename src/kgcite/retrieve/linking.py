@@ -247,10 +247,12 @@ class EntityLinker:
     ) -> tuple[list[LinkedEntity], bool]:
         return self._link_mentions(question, self._mentions(question, mentions), asked)
 
-    def _candidates(self, text: str) -> list[Entity]:
+    def _candidates(self, text: str) -> tuple[list[Entity], str]:
         """Entities named by the mention, else by its longest sub-span that names one
-        ("Jafar Khan Lotf Ali Khan" → "Jafar Khan")."""
+        ("Jafar Khan Lotf Ali Khan" → "Jafar Khan"), and the span that names them: "CEO of the
+        Veldmark Honey Cooperative" is a mention whose "CEO" is asked, not part of a name."""
         candidates = self._by_label(text)
+        span = text
         words = text.split()
         starters = None  # a pasted run of names (a 4,000-word run was 8M look-ups): try where a label can begin
         if len(words) > _NAME_WORDS:
@@ -263,8 +265,9 @@ class EntityLinker:
                     continue
                 candidates = self._by_label(" ".join(words[i : i + size]))
                 if candidates:
+                    span = " ".join(words[i : i + size])
                     break
-        return candidates
+        return candidates, span
 
     def _link_mentions(
         self, question: str, mentions: list[tuple[str, str]], asked: Sequence[str] = ()
@@ -275,7 +278,7 @@ class EntityLinker:
         chosen: dict[str, LinkedEntity] = {}
         types_matter = False
         for text, label in mentions:
-            candidates, fuzzy = self._candidates(text), False
+            (candidates, text), fuzzy = self._candidates(text), False
             if not candidates and 5 <= len(text) <= _FUZZY_CHARS:
                 candidates, fuzzy = self._fuzzy(text), True
             typed = [c for c in candidates if type_ok(c, label)] or candidates

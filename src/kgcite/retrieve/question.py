@@ -340,6 +340,11 @@ class QuestionAnalyzer:
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}
+        if len({frozenset(p) for p in of_kind.values()}) > 1:
+            # two places ask the kind ("When was the person who *founded* X *born*?"): one is a hop
+            # on the way, so where another relation is named by the same words, it is that one
+            hop = {r: p for r, p in found.items() if r not in of_kind}
+            of_kind = {r: p for r, p in of_kind.items() if not any(p & q for q in hop.values())} or of_kind
         taken = frozenset().union(*of_kind.values()) if of_kind else frozenset()
         found = {r: p for r, p in found.items() if r in of_kind or not p & taken}
         if len(found) > 1 and wh in _KINDS:
