@@ -35,6 +35,7 @@ from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prom
 from kgcite.generate.statements import Gap, Statements, compose
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
+from kgcite.judge.derived import count_sentence
 from kgcite.judge.rules import Claim, facts
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
 from kgcite.kg.keys import property_key
@@ -44,6 +45,7 @@ from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.plan import chain_answers, wants_chain
 from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.retrieve.retriever import KGRetriever, Retrieval
+from kgcite.text.forms import Form
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
@@ -363,13 +365,21 @@ class GroundedGenerator(Generator):
         self._deriver = deriver
 
     # -- path answers -------------------------------------------------------------------------
-    def path_answer(self, result: PathResult, notes: Sequence[str] = ()) -> AttributedAnswer:
-        """A path result stated (one template sentence a triple), verified, as an answer."""
+    def path_answer(self, result: PathResult, notes: Sequence[str] = (), form: Form | None = None) -> AttributedAnswer:
+        """A path result stated (one template sentence a triple), verified, as an answer. A count
+        ("How many member apiaries does X have?") states every member the chain reaches and
+        concludes with their number, citing them all; over a cut hub it states no number."""
         assert self.paths is not None
         t0 = time.perf_counter()
         cited = tuple(result.cited())
         graph = Subgraph(result.topics, cited)
-        sentences, verify_notes = self.verify(path_sentences(result, self.shown_answers), graph)
+        counted = form is not None and form.kind == "count" and not result.truncated and bool(result.answers)
+        stated = path_sentences(result, len(result.answers) if counted else self.shown_answers)
+        if counted:
+            n = len(result.answers)
+            stated += (Sentence(count_sentence(n, form.noun if form else None), cite_triples(t.key for t in cited)),)
+        sentences, verify_notes = self.verify(stated, graph)
+        predicted = (str(len(result.answers)),) if counted and not any(s.na for s in sentences) else ()
         return AttributedAnswer(
             question=result.question,
             mode=self.mode,
@@ -384,7 +394,8 @@ class GroundedGenerator(Generator):
             timings=Timings(
                 {"paths": result.ms / 1000, "verify": time.perf_counter() - t0}, llm_calls=result.llm_calls
             ),
-            predicted=tuple(result.predicted()),
+            predicted=predicted or tuple(result.predicted()),
+            form="count" if predicted else "lookup",
             answer_paths={
                 a.label: [[t.subject_label, t.relation, t.object_value] for t in a.triples] for a in result.answers
             },
@@ -502,7 +513,7 @@ class GroundedGenerator(Generator):
             t2 = time.perf_counter()
             notes: list[str] = [n for le in retrieval.linked if (n := le.note())] + list(plan.notes)
             if routed is not None:
-                answer = self.path_answer(routed, notes)
+                answer = self.path_answer(routed, notes, self.analysis(retrieval).form)
                 answer = replace(answer, timings=answer.timings.merged(retrieval.timings))
                 out.append(answer)
                 continue
