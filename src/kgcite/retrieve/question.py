@@ -381,7 +381,7 @@ class QuestionAnalyzer:
         best, second = float(sims[order[0]]), float(sims[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_similarity or best - second < self.min_margin:
             return part
-        return AskedPart(part.text, ((self.relations[int(order[0])],),), part.wh, kind=part.kind)
+        return replace(part, groups=((self.relations[int(order[0])],),), open=False)
 
 
 def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:
