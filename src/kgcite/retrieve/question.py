@@ -24,6 +24,7 @@ from kgcite.text.kinds import kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import (
     PRONOUNS,
     QUESTION_WORDS,
+    SHARING,
     STOP,
     AnswerKind,
     cue_positions,
@@ -363,6 +364,8 @@ class QuestionAnalyzer:
         for r, p in sorted(found.items(), key=lambda rp: (min(rp[1]), -len(rp[1]))):
             groups.setdefault(frozenset(p), []).append(r)
         covered = frozenset().union(*found.values()) if found else frozenset()
+        if len(words) > 1 and words[0] in ("which", "what") and words[1] not in SHARING:
+            covered |= {1}  # "Which *town* is X twinned with?": the kind of answer, not a relation
         rest = tuple(w for i, w in enumerate(words) if i not in covered and w not in _NOT_CONTENT)
         return tuple(tuple(g) for g in groups.values()), rest
 
