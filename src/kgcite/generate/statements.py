@@ -219,6 +219,8 @@ def compose(
                 # relation before it is a hop on the way, to a thing (a founder, not a founding year)
                 last = i == len(part.groups) - 1
                 kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
+                if all(name_kind(r) not in ("any", kind) for r in group):
+                    kind = "any"  # the name says its kind ("release *year*"): "where was X released" means it
                 subject = current
                 found = _fitting(_about(graph, subject, group), kind)
                 if not found and walked is not None and walked.id != current.id:
