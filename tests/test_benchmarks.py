@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("script", "expected"),
     [
         ("abstention.py", ["[NA] on missing", "ask (default)", "one-hop statements only (baseline)"]),
+        ("users_graphs.py", ["users' graphs", "publishing", "(baseline)", "invented citations", "namesake"]),
         ("question_forms.py", ["lookup only (baseline)", "intersection", "superlative", "metaqa", "biokalma"]),
         ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
         ("ask_latency.py", ["grounded --rewrite (SmolLM2)", "grounded, template (default ask)"]),

@@ -19,13 +19,13 @@ citation is a triple of the graph, and ``[NA]`` stands on every missing fact and
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kgcite.evaluate.metrics.graded import graded, read_tsv_triples
 from tests.helpers import kgcite
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -35,39 +35,6 @@ FLOORS = {"publishing": 0.90, "observatory": 0.75, "beekeeping": 0.80, "puppetry
 #: (camelCase names, the kind of answer asked, a missing fact, a dropped relation, two topics,
 #: "both" with no common member, namesakes).
 CAUSES = ("one-hop", "missing", "multi-hop-trap", "two-hop", "conjunctive", "common", "namesake", "comparison")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.lower()).strip()
-
-
-def graded(question: dict[str, Any], record: dict[str, Any], triples: set[tuple[str, str, str]]) -> str | None:
-    """Why an answer is wrong, or None. A missing fact is right as ``[NA]`` with nothing cited,
-    or with only the chain's first hop cited before the ``[NA]`` that names the missing one."""
-    answer, cited = record.get("answer", ""), [tuple(c) for c in record.get("citations", [])]
-    if bad := [c for c in cited if c not in triples]:
-        return f"cites what the graph does not hold: {bad}"
-    predicted = [_norm(p) for p in record.get("predicted") or []]
-    kind = question.get("kind", "")
-    if question.get("expect") == "na":
-        if kind == "common" and not predicted and "nothing is common" in answer:
-            return None
-        if "[NA]" not in answer:
-            return "no [NA] for a fact the graph lacks"
-        if kind in ("yes-no", "count", "comparison", "common") and predicted:
-            return f"derives {predicted} from what the graph lacks"
-        if cited and not (kind == "missing" and len(cited) == 1 and answer.index("[NA]") > answer.index("]")):
-            return "states other facts in place of the missing one"
-        return None
-    want = [_norm(a) for a in question["answers"]]
-    if "[NA]" in answer:
-        return "[NA] on a question the graph answers"
-    if kind in ("yes-no", "count", "comparison"):
-        return None if predicted and predicted[0] in want else f"predicts {predicted}"
-    if kind == "conjunctive":  # what meets both conditions, all of it and nothing more
-        return None if set(predicted) == set(want) else f"predicts {predicted}"
-    text = _norm(answer)
-    return None if all(w in text for w in want) else f"does not state {question['answers']}"
 
 
 def _run(tmp: Path, name: str, *, topics: bool = True) -> list[tuple[dict[str, Any], str | None]]:
@@ -85,12 +52,7 @@ def _run(tmp: Path, name: str, *, topics: bool = True) -> list[tuple[dict[str, A
     res = kgcite("run", "--dataset", str(asked), "--kg", str(graph), "--out", str(out), timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
     records = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
-    triples = {
-        (h, r, t)
-        for line in graph.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-        for h, r, t in [line.split("\t")]
-    }
+    triples = read_tsv_triples(graph.read_text(encoding="utf-8"))
     return [(row, graded(row, records[row["id"]], triples)) for row in rows]
 
 
