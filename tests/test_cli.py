@@ -460,7 +460,7 @@ def test_build_caqa_says_what_it_could_not_make(tmp_path: Path) -> None:
 
 def test_a_plain_ask_loads_no_spacy_and_no_nli_model(tmp_path: Path) -> None:
     """The cold start a user meets first (docs/speed.md): linking, verbalising and judging this
-    answer need neither spaCy (over a second to import) nor the NLI model."""
+    answer need neither spaCy (over a second to import) nor the NLI model, nor the graph search."""
     res = kgcite(
         "--verbose",
         "ask",
@@ -472,7 +472,10 @@ def test_a_plain_ask_loads_no_spacy_and_no_nli_model(tmp_path: Path) -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
     assert "kgcite.generate.verbalize" in imported  # the profile is there
     assert not {"spacy", "torch", "httpx"} & imported, sorted({"spacy", "torch", "httpx"} & imported)
-    assert "loaded MiniLM" in res.stderr and "NLI" not in res.stderr.replace("import time:", "")
+    assert "NLI" not in res.stderr.replace("import time:", "")
+    # one hop its topic holds: no graph search, so neither MiniLM nor the grounding model loads
+    assert "no graph search" in res.stderr and "loaded MiniLM" not in res.stderr
+    assert "onnxruntime" not in imported
 
 
 def test_kg_load_tags_new_relation_labels_so_ask_needs_no_spacy(tmp_path: Path) -> None:

@@ -175,13 +175,23 @@ class Runtime:
         )
         if spec == "zero-shot":
             return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker)
-        model = shipped_grounding() if spec == "grounding" else spec
+        model = self._grounding_model()
+        assert model is not None
+        return PathReasoner(self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker)
+
+    def _grounding_model(self) -> Path | None:
+        """The grounding model folder ``path_scorer`` names (None: no trained model), checked
+        without loading it: a wrong folder is an error when the command starts."""
+        spec = self.config.path_scorer
+        if spec in ("off", "zero-shot"):
+            return None
+        model = shipped_grounding() if spec == "grounding" else Path(spec)
         if not (model / "model.onnx").exists() or not (model / GROUNDING_FILE).exists():
             raise ModelError(
                 f"{model}: no model.onnx and {GROUNDING_FILE} (--path-scorer is grounding, zero-shot, off, or a "
                 "`kgcite train paths` export folder)"
             )
-        return PathReasoner(self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker)
+        return model
 
     @cached_property
     def tog_e(self) -> ToGE:
@@ -269,8 +279,10 @@ class Runtime:
 
     def generator(self, mode: Mode) -> Generator:
         if mode == "grounded":
+            self._grounding_model()  # a wrong --path-scorer folder fails now; the model loads when a question needs it
+            search = None if self.config.path_scorer == "off" else (lambda: self.paths)
             return GroundedGenerator(
-                self.retriever, self.llm if self.config.rewrite else None, JudgeVerifier(self.judge), paths=self.paths
+                self.retriever, self.llm if self.config.rewrite else None, JudgeVerifier(self.judge), paths=search
             )
         if mode == "free":
             return FreeGenerator(

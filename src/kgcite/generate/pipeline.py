@@ -9,10 +9,11 @@ construction, and a verify step flags unsupported sentences ``[NA]``.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,8 @@ from kgcite.text.forms import Form
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
+
+log = logging.getLogger(__name__)
 
 # kgcite.schema (pydantic, ~130 ms) is imported where a record is made, not when a command starts
 if TYPE_CHECKING:
@@ -355,14 +358,22 @@ class GroundedGenerator(Generator):
         rewrite: bool = True,
         max_tokens: int = 120,
         summary_size: int = 5,
-        paths: PathReasoner | None = None,
+        paths: PathReasoner | Callable[[], PathReasoner | None] | None = None,
         shown_answers: int = 3,
         deriver: Deriver | None = None,
     ) -> None:
         super().__init__(retriever, llm, verifier)
         self.rewrite, self.max_tokens, self.summary_size = rewrite, max_tokens, summary_size
-        self.paths, self.shown_answers = paths, shown_answers
+        self._paths, self.shown_answers = paths, shown_answers
         self._deriver = deriver
+
+    @property
+    def paths(self) -> PathReasoner | None:
+        """The graph search; given as a factory it is built on first use, so a question the
+        reading answers in one hop never loads its models (a cold ``ask`` pays nothing for it)."""
+        if self._paths is not None and not isinstance(self._paths, PathReasoner):
+            self._paths = self._paths()
+        return self._paths
 
     # -- path answers -------------------------------------------------------------------------
     def path_answer(self, result: PathResult, notes: Sequence[str] = (), form: Form | None = None) -> AttributedAnswer:
@@ -416,11 +427,14 @@ class GroundedGenerator(Generator):
         and in place of an ``[NA]`` only one a question word names, with a word for every hop
         where the ``[NA]`` is for a relation the topic lacks. Two-part questions ("When was X born
         and who is her husband?") keep the statements."""
-        if self.paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
+        if self._paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
             return None  # namesakes: each is answered by its own statements, not one walk from all
         analysis = self.analysis(retrieval)
         gaps = bool(plan.absent) or any(s.na for s in plan.sentences) or not plan.sentences
         if not wants_chain(analysis, gaps=gaps):
+            log.info("no graph search: the question asks one hop its topic holds")
+            return None
+        if self.paths is None:
             return None
         # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
         # path through *topic's main category* that happens to score well is no answer to it
