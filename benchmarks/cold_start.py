@@ -27,6 +27,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from baseline_tree import extract
+
 from kgcite.evaluate.records.report import format_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,18 +41,6 @@ QUESTIONS = {
     "ner": ["Who was He Yan's father?", "Where was the Chinese poet Li Bai born?", "Who was Ian Khama's father?"],
     "store": ["who directed Cast Away", "what genre is Cast Away", "which films did Robert Zemeckis direct"],
 }
-
-
-def extract(ref: str, into: Path) -> Path | None:
-    """``src/`` of commit ``ref``, or None where git or the commit is missing."""
-    try:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True, timeout=120
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into / "src"
 
 
 def ask(src: Path, question: str, graph: Sequence[str], cache: Path) -> tuple[float, str]:

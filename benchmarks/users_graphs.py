@@ -24,6 +24,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from baseline_tree import extract
+
 from kgcite.evaluate.metrics.graded import graded, read_tsv_triples
 from kgcite.evaluate.records.report import format_table
 
@@ -32,18 +34,6 @@ DATA = ROOT / "tests" / "data"
 GRAPHS = ("publishing", "observatory", "beekeeping", "puppetry", "squads")
 #: The main branch before questions were read once and answers had to be of the kind asked.
 BASELINE = "4eb2d5c"
-
-
-def extract(ref: str, into: Path) -> Path | None:
-    """``src/`` of commit ``ref``, or None where git or the commit is missing."""
-    try:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True, timeout=120
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into / "src"
 
 
 def answer(src: Path, name: str, rows: list[dict[str, object]], work: Path) -> dict[str, dict[str, object]]:

@@ -83,6 +83,6 @@ def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:
 
 def test_every_benchmark_has_a_quick_run_here() -> None:
     """A new benchmark must join the list above (helpers that other scripts run are exempt)."""
-    helpers = {"faithfulness_run.py"}  # run by faithfulness.py, in its --quick mode too
+    helpers = {"faithfulness_run.py", "baseline_tree.py"}  # run or imported by the others, in their --quick runs
     listed = {p[0].split()[0] for p in test_benchmark_quick_mode_runs.pytestmark[0].args[1]}  # type: ignore[attr-defined]
     assert {p.name for p in BENCHMARKS.glob("*.py")} - helpers == listed
