@@ -81,6 +81,19 @@ def _remove_orphans(path: Path) -> None:
         log.warning("%s: removed %d files (%.1f MB) left by an interrupted load", path, len(orphans), size / 1e6)
 
 
+#: RocksDB's diagnostic logs kept in a store folder: every open writes a new one (~137 KB).
+KEPT_LOGS = 2
+
+
+def _prune_logs(path: Path, keep: int = KEPT_LOGS) -> None:
+    """Delete all but the newest ``keep`` of RocksDB's rotated info logs (``LOG.old.*``): every
+    open, a read-only one included, rotates one, so a store asked 230 times held 32 MB of them.
+    They are diagnostics only; the data, the WAL (``*.log``) and ``LOG`` itself are untouched."""
+    old = sorted(path.glob("LOG.old.*"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for p in old[keep:]:
+        p.unlink(missing_ok=True)
+
+
 class EmbeddedSparqlStore(SparqlStore):
     """A pyoxigraph store queried with SPARQL (in memory when ``path`` is None)."""
 
@@ -105,10 +118,12 @@ class EmbeddedSparqlStore(SparqlStore):
                         "--store?); wait for the load to finish, or ask that process",
                     )
                 self.store = Store.read_only(str(self.path))
+                _prune_logs(self.path)
             else:
                 self.path.mkdir(parents=True, exist_ok=True)
                 self.store = Store(str(self.path))
                 _remove_orphans(self.path)
+                _prune_logs(self.path)
         except OSError as exc:
             in_use = "lock" in str(exc).lower()
             why = (
