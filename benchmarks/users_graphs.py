@@ -26,8 +26,9 @@ from pathlib import Path
 
 from baseline_tree import extract
 
-from kgcite.evaluate.metrics.graded import graded, read_tsv_triples
+from kgcite.evaluate.metrics.graded import graded
 from kgcite.evaluate.records.report import format_table
+from kgcite.kg.loaders import read_named
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -65,7 +66,7 @@ def main() -> None:
         for name in graphs:
             questions = [json.loads(line) for line in (DATA / f"{name}_questions.jsonl").read_text().splitlines()]
             questions = questions[::3] if args.quick else questions  # every kind, a third of them
-            triples = read_tsv_triples((DATA / f"{name}.tsv").read_text(encoding="utf-8"))
+            triples = {(t.subject_id, t.relation, t.object_value) for t in read_named(DATA / f"{name}.tsv")}
             for version, src in versions.items():
                 if src is None:
                     rows.append((name, version, len(questions), "n/a", "n/a", "n/a"))

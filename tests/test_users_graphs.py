@@ -25,7 +25,8 @@ from typing import Any
 
 import pytest
 
-from kgcite.evaluate.metrics.graded import graded, read_tsv_triples
+from kgcite.evaluate.metrics.graded import graded
+from kgcite.kg.loaders import read_named
 from tests.helpers import kgcite
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -52,7 +53,7 @@ def _run(tmp: Path, name: str, *, topics: bool = True) -> list[tuple[dict[str, A
     res = kgcite("run", "--dataset", str(asked), "--kg", str(graph), "--out", str(out), timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
     records = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
-    triples = read_tsv_triples(graph.read_text(encoding="utf-8"))
+    triples = {(t.subject_id, t.relation, t.object_value) for t in read_named(graph)}
     return [(row, graded(row, records[row["id"]], triples)) for row in rows]
 
 

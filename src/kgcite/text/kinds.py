@@ -16,7 +16,7 @@ from functools import cache
 
 from kgcite.kg.keys import relation_words
 from kgcite.text.forms import as_kind, quantity
-from kgcite.text.lexicon import KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences
+from kgcite.text.lexicon import KIND_MARKS, KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences
 from kgcite.text.values import normalize
 
 #: The wh-words and openings that want a kind: "how many pages" a quantity, "when" a date.
@@ -55,11 +55,10 @@ def core_words(relation: str) -> tuple[tuple[str, ...], ...]:
     """What a question must say to ask this relation when its kind is asked: each word of the
     name but the kind words, with the words people use for it ("birth date" → (("birth",
     "born"),)). Empty when the name is only kind words."""
-    marks = frozenset().union(*KIND_WORDS.values())
     return tuple(
         (w, *WORD_FORMS.get(w, ()))
         for w in normalize(relation_words(relation)).split()
-        if w not in marks and w not in STOP and len(w) > 1
+        if w not in KIND_MARKS and w not in STOP and len(w) > 1
     )
 
 

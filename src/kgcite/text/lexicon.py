@@ -200,6 +200,8 @@ KIND_WORDS: dict[AnswerKind, frozenset[str]] = {
     "quantity": frozenset(["count", "number", "num", "amount", "total", "no"]),
     "place": frozenset(["city", "place", "location", "country", "town", "site", "region", "where"]),
 }
+#: Every kind word: what is left of a relation's name without them is what it is about.
+KIND_MARKS = frozenset().union(*KIND_WORDS.values())
 
 #: How an event noun of a date's name is said of its subject: ``birth date`` → "X was born on …".
 EVENT_VERBS: dict[str, str] = {
@@ -338,8 +340,7 @@ def question_phrases(relation: str) -> tuple[str, ...]:
 def name_forms(relation: str) -> tuple[str, ...]:
     """The words people ask with for a name of one content word (:data:`WORD_FORMS`): "started"
     for ``founded by``, "born" for ``birth date``. Kind words ("date", "city") are not content."""
-    marks = frozenset().union(*KIND_WORDS.values())
-    content = [w for w in property_key(relation).split() if w not in STOP and w not in marks]
+    content = [w for w in property_key(relation).split() if w not in STOP and w not in KIND_MARKS]
     if len(content) != 1:
         return ()
     agent = AGENT_FORMS.get(content[0], ()) if property_key(relation).endswith(" by") else ()

@@ -50,13 +50,3 @@ def graded(question: Mapping[str, Any], record: Mapping[str, Any], triples: Abst
         return None if set(predicted) == set(want) else f"predicts {predicted}"
     text = _norm(answer)
     return None if all(w in text for w in want) else f"does not state {list(question['answers'])}"
-
-
-def read_tsv_triples(text: str) -> set[Triple]:
-    """The ``head<TAB>relation<TAB>tail`` lines of a graph file, as triples."""
-    out: set[Triple] = set()
-    for line in text.splitlines():
-        if line.strip():
-            h, r, t = line.split("\t")
-            out.add((h, r, t))
-    return out
