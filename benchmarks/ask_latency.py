@@ -17,7 +17,7 @@ from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.runs import dataset
 from kgcite.runtime import Runtime, RuntimeConfig
 
-STAGES = ("link", "retrieve", "select", "generate", "verify")
+STAGES = ("link", "retrieve", "plan", "paths", "generate", "verify")
 
 
 def main() -> None:

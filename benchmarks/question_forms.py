@@ -36,13 +36,13 @@ from pathlib import Path
 from kgcite.evaluate.metrics.alignment import AttributionScorer
 from kgcite.evaluate.records.report import format_table
 from kgcite.generate.citations import ParsedAnswer
-from kgcite.generate.derive import Deriver
 from kgcite.generate.pipeline import AttributedAnswer, GroundedGenerator
 from kgcite.judge.derived import is_conclusion
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.loaders import shipped_data
 from kgcite.kg.store import KGStore
+from kgcite.retrieve.derive import Deriver
 from kgcite.runtime import Runtime, RuntimeConfig
 
 LAKES = Path(__file__).resolve().parent / "data" / "forms" / "lakes.tsv"
@@ -625,7 +625,7 @@ def main() -> None:
         answers, times = run(generator, items)
         calls = sum(a.rewritten or bool(a.raw_output) or bool((a.path or {}).get("llm_calls")) for a in answers)
         ok, pairs = supported(runtime, answers)
-        generator.deriver = Lookup(store.one_hop)
+        generator.planner.deriver = Lookup(store.one_hop)
         base_answers, _ = run(generator, items)
         for system, scored in (
             ("kgcite", score(items, answers)),

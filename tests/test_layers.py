@@ -88,6 +88,25 @@ def test_nothing_imports_the_command_line() -> None:
     assert not back, back
 
 
+def test_generation_does_not_search_the_graph() -> None:
+    """Retrieval decides the evidence (``retrieve.plan``); generation states it. So ``generate``
+    imports neither the graph search (``retrieve.paths``) nor the retriever (``retrieve.retriever``),
+    and nothing in it reads the store."""
+    found = [
+        f"{module}:{line} imports {target}"
+        for me, module, target, line in imports()
+        if me == "generate" and target in ("kgcite.retrieve.paths", "kgcite.retrieve.retriever")
+    ]
+    assert not found, found
+    reads = [
+        f"{path.name}: {name}"
+        for path in (SRC / "generate").rglob("*.py")
+        for name in ("one_hop(", ".store.", "capped_one_hop")
+        if name in path.read_text(encoding="utf-8")
+    ]
+    assert not reads, reads
+
+
 def test_evaluate_keeps_its_own_order() -> None:
     """Inside ``evaluate``: pure metrics, then the model-backed judges, then the answer-file records
     that run both; a metric never needs a judge or a file."""

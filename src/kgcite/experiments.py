@@ -23,7 +23,7 @@ from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph
 from kgcite.retrieve.linking import LinkedEntity
-from kgcite.retrieve.retriever import Retrieval
+from kgcite.retrieve.base import Retrieval
 from kgcite.runs import append_answers, finished_ids
 
 

@@ -28,6 +28,7 @@ from kgcite.retrieve.path_scorers import (
     shipped_grounding,
 )
 from kgcite.retrieve.paths import PathReasoner
+from kgcite.retrieve.plan import Planner
 from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
@@ -282,7 +283,10 @@ class Runtime:
             self._grounding_model()  # a wrong --path-scorer folder fails now; the model loads when a question needs it
             search = None if self.config.path_scorer == "off" else (lambda: self.paths)
             return GroundedGenerator(
-                self.retriever, self.llm if self.config.rewrite else None, JudgeVerifier(self.judge), paths=search
+                self.retriever,
+                self.llm if self.config.rewrite else None,
+                JudgeVerifier(self.judge),
+                planner=Planner(self.retriever, search),
             )
         if mode == "free":
             return FreeGenerator(

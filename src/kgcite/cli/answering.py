@@ -291,7 +291,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """(answer a batch, its record) for a dataset with answers or topics: path reasoning."""
     generator = runtime.generator("grounded")
-    if not isinstance(generator, GroundedGenerator) or generator.paths is None:
+    if not isinstance(generator, GroundedGenerator) or generator.planner.paths is None:
         raise UsageError.of(
             "--path-scorer",
             "a dataset with answers is answered by relation paths: use zero-shot or a trained export",

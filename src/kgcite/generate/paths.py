@@ -12,7 +12,7 @@ from __future__ import annotations
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
 from kgcite.generate.verbalize import verbalize
 from kgcite.kg.model import Entity
-from kgcite.retrieve.paths import PathResult
+from kgcite.retrieve.evidence import PathResult
 from kgcite.text.values import join
 
 

@@ -1,10 +1,12 @@
 """Question → :class:`AttributedAnswer`: the two generation modes over one retrieval.
 
 ``free`` is KaLMA's baseline (the LLM writes text and citations; a repair step then keeps only
-citations of retrieved triples). ``grounded`` selects the triples first, states them with the
-template verbaliser, lets the LLM rephrase, and keeps the rephrasing only if it still states
-every cited fact and adds none (docs/concepts.md): every citation is a retrieved triple by
-construction, and a verify step flags unsupported sentences ``[NA]``.
+citations of retrieved triples). ``grounded`` takes the evidence retrieval's plan chose
+(:mod:`kgcite.retrieve.plan`), states it with the template verbaliser, lets the LLM rephrase,
+and keeps the rephrasing only if it still states every cited fact and adds none
+(docs/concepts.md): every citation is a retrieved triple by construction, and a verify step
+flags unsupported sentences ``[NA]``. Generation chooses no evidence: it matches on the plan's
+type and phrases it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import logging
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -30,23 +32,19 @@ from kgcite.generate.citations import (
     parse_answer,
     with_context,
 )
-from kgcite.generate.derive import Derived, Deriver
 from kgcite.generate.paths import path_sentences
 from kgcite.generate.prompts import REWRITE_SYSTEM, citation_grammar, kalma_prompt, rewrite_prompt
-from kgcite.generate.statements import Gap, Statements, compose
+from kgcite.generate.statements import Statements, lacking_sentence, state_derivation, state_lookup
 from kgcite.generate.verbalize import verbalize
 from kgcite.generate.verify import Verifier, invents
 from kgcite.judge.derived import count_sentence
 from kgcite.judge.rules import Claim, facts
 from kgcite.judge.support import JudgeVerifier, SupportJudge, value_relations
-from kgcite.kg.keys import property_key
 from kgcite.kg.model import Subgraph, Triple, TripleKey
 from kgcite.models.llm import LLM, ChatRequest, ChatResult
-from kgcite.retrieve.paths import PathReasoner, PathResult
-from kgcite.retrieve.plan import chain_answers, wants_chain
-from kgcite.retrieve.question import QuestionAnalysis
-from kgcite.retrieve.retriever import KGRetriever, Retrieval
-from kgcite.text.forms import Form
+from kgcite.retrieve.base import ManyRetriever, Retrieval
+from kgcite.retrieve.evidence import Absent, Chain, Derivation, Evidence, Lacking, Lookup
+from kgcite.retrieve.plan import Planner
 from kgcite.text.lexicon import STOP, stem
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
@@ -73,7 +71,7 @@ class AttributedAnswer:
     rewritten: bool = False
     raw_output: str = ""
     timings: Timings = field(default_factory=Timings)
-    absent: tuple[Gap, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
+    absent: tuple[Absent, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
     asked: dict[str, Any] | None = None  # the question analysis: its parts and their relations
     predicted: tuple[str, ...] = ()  # answer labels, best first
     answer_paths: dict[str, list[list[str]]] = field(
@@ -161,30 +159,23 @@ def stated_values(
     return out
 
 
-NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
+def _statements(evidence: Evidence) -> Statements:
+    """What a lookup, derivation or lacking answer states (a chain is stated by :meth:`path_answer`)."""
+    match evidence:
+        case Lookup():
+            return state_lookup(evidence)
+        case Derivation():
+            return state_derivation(evidence)
+        case Lacking():
+            return Statements((lacking_sentence(evidence),), (), (), evidence.notes)
+    return Statements((), (), ())
 
 
-def _na_sentence(retrieval: Retrieval) -> Sentence:
-    if not retrieval.linked:
-        return NO_ENTITY
-    names = " and ".join(le.entity.label for le in retrieval.linked)
-    return Sentence(f"The knowledge graph holds no fact about {names} that answers this question.", (NACitation(),))
-
-
-def _derived(done: Derived, planned: Sequence[Sentence], verified: Sequence[Sentence]) -> tuple[str, ...]:
+def _derived(done: Derivation, planned: Sequence[Sentence], verified: Sequence[Sentence]) -> tuple[str, ...]:
     """A derived answer's prediction, withdrawn when verification flagged a fact or the
     conclusion it rests on: an answer is never given on a claim the judge did not support."""
     lost = len(planned) != len(verified) or any(v.na and not p.na for p, v in zip(planned, verified, strict=False))
     return () if lost else done.predicted
-
-
-def _reads_a_cut(done: Derived, retrieval: Retrieval) -> bool:
-    """Whether a derived answer uses a relation retrieval read only part of (a hub's)."""
-    return any(
-        (t.subject_id, t.relation, False) in retrieval.cut
-        or (t.object_id is not None and (t.object_id, t.relation, True) in retrieval.cut)
-        for t in done.triples
-    )
 
 
 class Generator(ABC):
@@ -192,7 +183,7 @@ class Generator(ABC):
 
     mode = ""
 
-    def __init__(self, retriever: KGRetriever, llm: LLM | None, verifier: Verifier | None = None) -> None:
+    def __init__(self, retriever: ManyRetriever, llm: LLM | None, verifier: Verifier | None = None) -> None:
         self.retriever, self.llm = retriever, llm
         self.verifier: Verifier = verifier or JudgeVerifier(SupportJudge())
 
@@ -344,53 +335,49 @@ def rewrite_problem(text: str, evidence: str, *, max_new_words: int = 0) -> str 
 
 
 class GroundedGenerator(Generator):
-    """Statements first (one template sentence per asked relation, ``[NA]`` per gap), then an
-    optional LLM rewrite kept only when the judge supports every pair and nothing is added."""
+    """States the evidence retrieval's plan chose (one template sentence per fact, ``[NA]`` per
+    gap, a derivation's conclusion, a path's chain), then an optional LLM rewrite kept only when
+    the judge supports every pair and nothing is added."""
 
     mode = "grounded"
 
     def __init__(
         self,
-        retriever: KGRetriever,
+        retriever: ManyRetriever,
         llm: LLM | None,
         verifier: Verifier | None = None,
         *,
         rewrite: bool = True,
         max_tokens: int = 120,
-        summary_size: int = 5,
-        paths: PathReasoner | Callable[[], PathReasoner | None] | None = None,
         shown_answers: int = 3,
-        deriver: Deriver | None = None,
+        planner: Planner | None = None,
     ) -> None:
         super().__init__(retriever, llm, verifier)
-        self.rewrite, self.max_tokens, self.summary_size = rewrite, max_tokens, summary_size
-        self._paths, self.shown_answers = paths, shown_answers
-        self._deriver = deriver
+        self.rewrite, self.max_tokens, self.shown_answers = rewrite, max_tokens, shown_answers
+        self._planner = planner
 
     @property
-    def paths(self) -> PathReasoner | None:
-        """The graph search; given as a factory it is built on first use, so a question the
-        reading answers in one hop never loads its models (a cold ``ask`` pays nothing for it)."""
-        if self._paths is not None and not isinstance(self._paths, PathReasoner):
-            self._paths = self._paths()
-        return self._paths
+    def planner(self) -> Planner:
+        """Retrieval's plan (no graph search unless one was given)."""
+        if self._planner is None:
+            self._planner = Planner(self.retriever)  # type: ignore[arg-type]
+        return self._planner
 
     # -- path answers -------------------------------------------------------------------------
-    def path_answer(self, result: PathResult, notes: Sequence[str] = (), form: Form | None = None) -> AttributedAnswer:
+    def path_answer(self, chain: Chain, notes: Sequence[str] = ()) -> AttributedAnswer:
         """A path result stated (one template sentence a triple), verified, as an answer. A count
         ("How many member apiaries does X have?") states every member the chain reaches and
-        concludes with their number, citing them all; over a cut hub it states no number."""
-        assert self.paths is not None
+        concludes with their number, citing them all."""
         t0 = time.perf_counter()
+        result, form = chain.result, chain.count
         cited = tuple(result.cited())
         graph = Subgraph(result.topics, cited)
-        counted = form is not None and form.kind == "count" and not result.truncated and bool(result.answers)
-        stated = path_sentences(result, len(result.answers) if counted else self.shown_answers)
-        if counted:
+        stated = path_sentences(result, len(result.answers) if form else self.shown_answers)
+        if form is not None:
             n = len(result.answers)
-            stated += (Sentence(count_sentence(n, form.noun if form else None), cite_triples(t.key for t in cited)),)
+            stated += (Sentence(count_sentence(n, form.noun), cite_triples(t.key for t in cited)),)
         sentences, verify_notes = self.verify(stated, graph)
-        predicted = (str(len(result.answers)),) if counted and not any(s.na for s in sentences) else ()
+        predicted = (str(len(result.answers)),) if form and not any(s.na for s in sentences) else ()
         return AttributedAnswer(
             question=result.question,
             mode=self.mode,
@@ -399,19 +386,15 @@ class GroundedGenerator(Generator):
             retrieved=graph,
             evidence=cited,
             linked=tuple(t.id for t in result.topics),
-            repairs=tuple(notes)
-            + tuple(verify_notes)
-            + (("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()),
-            timings=Timings(
-                {"paths": result.ms / 1000, "verify": time.perf_counter() - t0}, llm_calls=result.llm_calls
-            ),
+            repairs=tuple(notes) + tuple(verify_notes) + chain.notes,
+            timings=chain.timings.merged(Timings({"verify": time.perf_counter() - t0})),
             predicted=predicted or tuple(result.predicted()),
             form="count" if predicted else "lookup",
             answer_paths={
                 a.label: [[t.subject_label, t.relation, t.object_value] for t in a.triples] for a in result.answers
             },
             path={
-                "scorer": self.paths.name,
+                "scorer": chain.scorer,
                 "chain": result.best.to_dict() if result.best else None,
                 "candidates": [c.to_dict() for c in result.candidates[:3]],
                 "constraints": list(result.constraints),
@@ -420,118 +403,35 @@ class GroundedGenerator(Generator):
             },
         )
 
-    def _route(self, retrieval: Retrieval, plan: Statements) -> PathResult | None:
-        """A path answer replaces the one-hop statements of a one-part question when its chain is
-        longer than one hop, or when the statements found nothing asked and a one-hop chain did;
-        either way only a chain that walks an asked relation (the reasoner keeps only those),
-        and in place of an ``[NA]`` only one a question word names, with a word for every hop
-        where the ``[NA]`` is for a relation the topic lacks. Two-part questions ("When was X born
-        and who is her husband?") keep the statements."""
-        if self._paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
-            return None  # namesakes: each is answered by its own statements, not one walk from all
-        analysis = self.analysis(retrieval)
-        gaps = bool(plan.absent) or any(s.na for s in plan.sentences) or not plan.sentences
-        if not wants_chain(analysis, gaps=gaps):
-            log.info("no graph search: the question asks one hop its topic holds")
-            return None
-        if self.paths is None:
-            return None
-        # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
-        # path through *topic's main category* that happens to score well is no answer to it
-        asked = set() if analysis.summary else set(analysis.relations)
-        result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
-        if result.best is None or not result.answers:
-            return None
-        kind = analysis.parts[0].kind
-        named = {property_key(r) for r in analysis.relations}
-        if not chain_answers(
-            retrieval.question, result.best.chain, result.predicted(), kind, standing_in=gaps, asked=named
-        ):
-            return None
-        if any(not s.na for s in plan.sentences):
-            return result if len(result.best.chain) > 1 else None
-        # the statements say [NA]: only a path a word of the question names may answer, not a
-        # guess; where they name the relation the topic lacks, words must name every hop (the
-        # birthplace of X's father is no answer to "Where was X born?")
-        if plan.absent:
-            return result if result.named_every else None
-        return result if result.named else None
-
-    def analysis(self, retrieval: Retrieval) -> QuestionAnalysis:
-        """What the question asks: the retrieval's reading, or one made now (a retrieval built
-        by hand, as the experiments do, comes without)."""
-        return retrieval.analysis or self.retriever.analyzer.analyse(
-            retrieval.question, [le.mention for le in retrieval.linked]
-        )
-
-    @property
-    def deriver(self) -> Deriver:
-        """Built on first use over the retriever's store (members' facts come from it)."""
-        if self._deriver is None:
-            self._deriver = Deriver(self.retriever.store.one_hop)
-        return self._deriver
-
-    @deriver.setter
-    def deriver(self, deriver: Deriver) -> None:
-        self._deriver = deriver
-
-    def derive(self, retrieval: Retrieval) -> Derived | None:
-        """The derived answer of a yes/no, count, comparison, superlative or intersection
-        question, or None (a lookup, or a form the facts cannot decide)."""
-        analysis = self.analysis(retrieval)
-        if analysis.form.kind == "lookup" and len({le.mention for le in retrieval.linked}) < 2:
-            return None  # namesakes of one mention are one topic, not two to intersect
-        said = retrieval.question.lower()
-        # in the order the question names them: "Is A deeper than B?" asks about A
-        linked = sorted(retrieval.linked, key=lambda le: said.find(le.mention.lower()) % (len(said) + 1))
-        done = self.deriver.derive(analysis, retrieval.graph, [le.entity for le in linked])
-        if done is not None and _reads_a_cut(done, retrieval):
-            return None  # a count or comparison of a hub's relation would rest on part of it
-        return done
-
-    def statements(self, retrieval: Retrieval) -> Statements:
-        analysis = self.analysis(retrieval)
-        entities = [le.entity for le in retrieval.linked]
-        mentions = {le.entity.id: le.mention for le in retrieval.linked}
-        return compose(analysis, retrieval.graph, entities, mentions, summary_size=self.summary_size, cut=retrieval.cut)
-
     def generate(self, retrievals: Sequence[Retrieval]) -> list[AttributedAnswer | LLMError]:
-        t0 = time.perf_counter()
-        derived = [self.derive(r) for r in retrievals]
-        planned = [
-            Statements(d.sentences, d.triples, d.absent) if d is not None else self.statements(r)
-            for r, d in zip(retrievals, derived, strict=True)
-        ]
-        routes = [
-            self._route(r, p) if d is None else None for r, p, d in zip(retrievals, planned, derived, strict=True)
-        ]
-        select_s = (time.perf_counter() - t0) / max(1, len(retrievals))
+        plans = self.planner.plan_many(retrievals)
+        planned = [_statements(e) for e in plans]
         requests = [
             ChatRequest.of(
                 rewrite_prompt(r.question, [s.text for s in p.sentences if not s.na]),
                 system=REWRITE_SYSTEM,
                 max_tokens=self.max_tokens,
             )
-            if p.triples and self.rewrite and self.llm is not None and route is None and d is None
+            if isinstance(e, Lookup) and p.triples and self.rewrite and self.llm is not None
             else None
-            for r, p, route, d in zip(retrievals, planned, routes, derived, strict=True)
+            for r, e, p in zip(retrievals, plans, planned, strict=True)
         ]
         t1 = time.perf_counter()
         replies = self._chat(requests)
         gen_s = (time.perf_counter() - t1) / max(1, sum(r is not None for r in requests))
         out: list[AttributedAnswer | LLMError] = []
-        for retrieval, plan, reply, routed, done in zip(retrievals, planned, replies, routes, derived, strict=True):
+        for retrieval, evidence, plan, reply in zip(retrievals, plans, planned, replies, strict=True):
             if isinstance(reply, LLMError):
                 out.append(reply)
                 continue
             t2 = time.perf_counter()
             notes: list[str] = [n for le in retrieval.linked if (n := le.note())] + list(plan.notes)
-            if routed is not None:
-                answer = self.path_answer(routed, notes, self.analysis(retrieval).form)
-                answer = replace(answer, timings=answer.timings.merged(retrieval.timings))
-                out.append(answer)
+            if isinstance(evidence, Chain):
+                answer = self.path_answer(evidence, notes)
+                out.append(replace(answer, timings=retrieval.timings.merged(answer.timings)))
                 continue
-            template = plan.sentences or (_na_sentence(retrieval),)
+            done = evidence if isinstance(evidence, Derivation) else None
+            template = plan.sentences
             # a derived answer cites facts of members retrieval did not reach (their dates, say)
             graph = retrieval.graph if done is None else Subgraph.merge([retrieval.graph, Subgraph((), done.triples)])
             rewritten = None
@@ -549,11 +449,13 @@ class GroundedGenerator(Generator):
                 else stated_values(sentences, graph, {le.entity.id for le in retrieval.linked}, plan.steps)
             )
             timings = retrieval.timings.merged(
+                evidence.timings,
                 Timings(
-                    {"select": select_s, "generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2},
+                    {"generate": gen_s if reply else 0.0, "verify": time.perf_counter() - t2},
                     llm_calls=int(reply is not None),
-                )
+                ),
             )
+            reading = self.planner.reading(retrieval)
             out.append(
                 AttributedAnswer(
                     question=retrieval.question,
@@ -571,7 +473,7 @@ class GroundedGenerator(Generator):
                     asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
                     predicted=_derived(done, template, sentences) if done is not None else tuple(stated),
                     answer_paths=stated,
-                    form=(done.form if done is not None else self.analysis(retrieval).form).kind,
+                    form=(done.form if done is not None else reading.form).kind,
                 )
             )
         return out
@@ -668,7 +570,7 @@ class FreeGenerator(Generator):
 
     def __init__(
         self,
-        retriever: KGRetriever,
+        retriever: ManyRetriever,
         llm: LLM,
         verifier: Verifier | None = None,
         *,

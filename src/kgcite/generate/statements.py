@@ -1,41 +1,47 @@
-"""What a grounded answer states: one sentence per asked relation, an ``[NA]`` sentence per gap.
+"""What a grounded answer states: the evidence retrieval chose, one sentence per item.
 
-The question analysis says what was asked; each asked relation of the entity its part is about
-becomes one template sentence citing exactly its triples (outgoing, or incoming: "Jaws was
-directed by Steven Spielberg" answers "What did Spielberg direct?"). An asked relation the
-graph lacks for that entity becomes a sentence that names the gap — "The graph does not say
-who Stephen Crane's spouse was [NA]." — and is recorded as absent. Nothing unasked is cited,
-except in a summary, which states a bounded set of the entity's most informative relations.
+Generation chooses nothing here: a :class:`~kgcite.retrieve.evidence.Lookup` or
+:class:`~kgcite.retrieve.evidence.Derivation` lists its items (a relation's facts, a gap, a
+conclusion) and each becomes one sentence: facts in the relation's template, citing exactly their
+triples ("Jaws was directed by Steven Spielberg [1]"); a gap named in the relation's own words
+("The graph does not say who Stephen Crane's spouse was [NA]"); a conclusion citing every fact it
+rests on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgcite.generate.citations import NACitation, Sentence, cite_triples
 from kgcite.generate.verbalize import pattern, state
-from kgcite.kg.keys import property_key
-from kgcite.kg.model import Entity, Subgraph, Triple
-from kgcite.retrieve.question import QuestionAnalysis, summary_relations
-from kgcite.text.kinds import fits, name_kind
-from kgcite.text.lexicon import PRONOUNS, AnswerKind
-from kgcite.text.values import normalize
-
-#: (entity id, relation) an answer was asked for and the graph does not hold.
-Gap = tuple[str, str]
-
-
-#: The most values one sentence lists: an entity with thousands of values of one relation is
-#: answered with this many (in the graph's order) and a note, so an answer's work is bounded.
-MAX_LISTED = 100
+from kgcite.judge.derived import common_sentence, count_sentence, order_sentence
+from kgcite.kg.model import Triple
+from kgcite.retrieve.evidence import (
+    Absent,
+    Counted,
+    Derivation,
+    Facts,
+    Gap,
+    Item,
+    Lacking,
+    Lookup,
+    More,
+    NoMeasure,
+    NoneShared,
+    Ordered,
+    Shared,
+    Unasked,
+    grouped,
+)
+from kgcite.text.values import join
 
 
 @dataclass(frozen=True)
 class Statements:
     sentences: tuple[Sentence, ...]
     triples: tuple[Triple, ...]  # every cited triple, in order
-    absent: tuple[Gap, ...]
+    absent: tuple[Absent, ...]
     notes: tuple[str, ...] = ()  # what was left unstated, for the answer's repairs
     steps: tuple[Triple, ...] = ()  # hops walked on the way ("X's author" in "where was X's author born"): no answers
 
@@ -62,91 +68,9 @@ def gap_sentence(subject: str, relation: str, wh: str | None) -> str:
     return f"The graph does not say {word} {' '.join(words)}."
 
 
-def _about(
-    graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True
-) -> list[tuple[str, str, list[Triple]]]:
-    """(subject label, relation, triples) per relation the entity has, outgoing first, then incoming."""
-    wanted = {property_key(r) for r in relations}
-    out: dict[tuple[str, str, str], list[Triple]] = {}
-    for t in graph.triples:
-        if property_key(t.relation) not in wanted or t.is_label:
-            continue
-        if t.subject_id == entity.id:
-            out.setdefault(("out", t.subject_label, t.relation), []).append(t)
-    for t in graph.triples if incoming else ():
-        if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id:
-            out.setdefault(("in", t.subject_label, t.relation), []).append(t)
-    order = {property_key(r): i for i, r in enumerate(relations)}
-    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
-    return [(subject, rel, ts) for (_, subject, rel), ts in ranked]
-
-
-def _sentences(
-    groups: list[tuple[str, str, list[Triple]]],
-    notes: list[str] | None = None,
-    max_listed: int = MAX_LISTED,
-    held: Mapping[tuple[str, str], int] | None = None,
-) -> list[tuple[Sentence, list[Triple]]]:
-    """One sentence per group, listing at most ``max_listed`` values; a longer list is cut and
-    ``notes`` says so, with the store's count (``held``, by subject and relation) where
-    retrieval read only part of a hub."""
-    out = []
-    for subject, relation, triples in groups:
-        values = list(dict.fromkeys(t.object_value for t in triples))
-        total = (held or {}).get((subject, relation), len(values))
-        if len(values) > max_listed or total > len(values):
-            if notes is not None:
-                shown = min(max_listed, len(values))
-                notes.append(f"statements: {subject} has {total:,} values of {relation}; {shown} are stated")
-            values = values[:max_listed]
-            kept = set(values)
-            triples = [t for t in triples if t.object_value in kept]
-        out.append((Sentence(state(subject, relation, values), cite_triples(t.key for t in triples)), triples))
-    return out
-
-
 def state_facts(triples: Sequence[Triple]) -> list[tuple[Sentence, list[Triple]]]:
     """One cited sentence per (subject, relation) of the triples, in their order."""
-    groups: dict[tuple[str, str], list[Triple]] = {}
-    for t in triples:
-        groups.setdefault((t.subject_label, t.relation), []).append(t)
-    return _sentences([(subject, relation, ts) for (subject, relation), ts in groups.items()])
-
-
-def _fitting(found: list[tuple[str, str, list[Triple]]], kind: AnswerKind) -> list[tuple[str, str, list[Triple]]]:
-    """The groups whose values can answer the kind asked: a birthplace is no birth date."""
-    return [f for f in found if fits(kind, [t.object_value for t in f[2]])]
-
-
-def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str], current: Entity) -> Entity:
-    """The linked entity a part names (by its mention or label), else the one before."""
-    norm = f" {normalize(text)} "
-    for e in entities:
-        names = {mentions.get(e.id, ""), e.label}
-        if any(n and f" {normalize(n)} " in norm for n in names):
-            return e
-    return current
-
-
-def _namesakes(named: Entity, entities: Sequence[Entity], mentions: dict[str, str]) -> list[Entity]:
-    """The entity a part is about, or every namesake the question's one mention named alike."""
-    said = mentions.get(named.id)
-    alike = [e for e in entities if said is not None and mentions.get(e.id) == said and e.label != said]
-    return alike if len(alike) > 1 and named in alike else [named]
-
-
-def _refers_back(text: str) -> bool:
-    """The part names its subject by a pronoun ("… and where was *he* born?")."""
-    return any(w in PRONOUNS for w in normalize(text).split())
-
-
-def _one_entity(triples: Sequence[Triple]) -> Entity | None:
-    """The one entity a part's answer is (a single entity value), or None."""
-    ends = {(t.object_id, t.object_value) for t in triples}
-    if len(ends) != 1:
-        return None
-    object_id, label = next(iter(ends))
-    return Entity(object_id, label) if object_id is not None else None
+    return [(say(f), list(f.triples)) for f in grouped(triples)]
 
 
 def _lower_first(text: str) -> str:
@@ -179,77 +103,55 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     return "The graph does not answer this part of the question."
 
 
-def compose(
-    analysis: QuestionAnalysis,
-    graph: Subgraph,
-    entities: Sequence[Entity],
-    mentions: dict[str, str] | None = None,
-    *,
-    summary_size: int = 5,
-    max_listed: int = MAX_LISTED,
-    cut: Mapping[tuple[str, str, bool], int] | None = None,
-) -> Statements:
-    """The answer's statements for linked ``entities`` (in question order) over the retrieved graph;
-    ``cut``: the store's counts of the hub relations retrieval cut (:attr:`Retrieval.cut`)."""
-    mentions = mentions or {}
-    sentences: list[Sentence] = []
-    cited: list[Triple] = []
-    absent: list[Gap] = []
-    notes: list[str] = []
-    steps: list[Triple] = []
-    if not entities:
-        return Statements((), (), ())
-    labels = {e.id: e.label for e in graph.entities}
-    held = {(labels.get(e, e), r): n for (e, r, inverse), n in (cut or {}).items() if not inverse}
-    current = entities[0]
-    done: set[tuple[str, tuple[str, ...]]] = set()
-    answer: Entity | None = None  # the one entity a "who" part answered: what a later "he" refers to
-    for part in analysis.parts:
-        named = _part_entity(part.text, entities, mentions, current)
-        if answer is not None and named == current and _refers_back(part.text):
-            named = answer  # "Who designed X and where was he born?": he is X's designer
-        current, answer = named, None
-        for current in _namesakes(named, entities, mentions):  # "Samuel Idris": each one answered
-            if part.open:  # asked, but no relation of the graph names it: say so rather than pad
-                sentences.append(Sentence(unanswered_sentence(part.text, current.label), (NACitation(),)))
-            walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
-            before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
-            for i, group in enumerate(part.groups):
-                # the value kind asked is the last relation's ("When was the founder of X born?"); a
-                # relation before it is a hop on the way, to a thing (a founder, not a founding year)
-                last = i == len(part.groups) - 1
-                kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
-                if all(name_kind(r) not in ("any", kind) for r in group):
-                    kind = "any"  # the name says its kind ("release *year*"): "where was X released" means it
-                subject = current
-                found = _fitting(_about(graph, subject, group), kind)
-                if not found and walked is not None and walked.id != current.id:
-                    subject = walked  # each relation named is walked in order: X's author, then where born
-                    found = _fitting(_about(graph, subject, group), kind)
-                    steps.extend(before)
-                if (subject.id, group) in done:
-                    continue
-                done.add((subject.id, group))
-                if not found:
-                    sentences.append(Sentence(gap_sentence(subject.label, group[0], part.wh), (NACitation(),)))
-                    absent.append((subject.id, group[0]))
-                    walked = None
-                    continue
-                before = []
-                for sentence, triples in _sentences(found, notes, max_listed, held):
-                    sentences.append(sentence)
-                    cited.extend(triples)
-                    before.extend(triples)
-                walked = _one_entity(found[0][2]) if len(found) == 1 else None
-                if part.wh in ("who", "whom") and len(found) == 1:
-                    answer = _one_entity(found[0][2])
-    if analysis.summary:
-        for entity in entities if not sentences else entities[:1]:
-            rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)
-            for sentence, triples in _sentences(_about(graph, entity, rels, incoming=False), notes, max_listed, held):
-                if sentence not in sentences:
-                    sentences.append(sentence)
-                    cited.extend(triples)
-    return Statements(
-        tuple(sentences), tuple(dict.fromkeys(cited)), tuple(absent), tuple(notes), tuple(dict.fromkeys(steps))
-    )
+def say(item: Item) -> Sentence:
+    """The one sentence an item of evidence becomes."""
+    match item:
+        case Facts(subject, relation, triples):
+            values = list(dict.fromkeys(t.object_value for t in triples))
+            return Sentence(state(subject, relation, values), cite_triples(t.key for t in triples))
+        case Gap(_, subject, relation, wh):
+            return Sentence(gap_sentence(subject, relation, wh), (NACitation(),))
+        case Unasked(text, subject):
+            return Sentence(unanswered_sentence(text, subject), (NACitation(),))
+        case More(n):
+            return Sentence(f"… and {n} more.")  # cites nothing: the conclusion cites every member
+        case Counted(n, noun, triples):
+            return Sentence(count_sentence(n, noun), cite_triples(t.key for t in triples))
+        case Ordered(winners, order, superlative, polar, partial, triples):
+            text = order_sentence(list(winners), order, superlative, polar=polar)
+            if partial:
+                text = text.replace("So ", "So, of those the graph gives a value, ", 1)
+            return Sentence(text, cite_triples(t.key for t in triples))
+        case Shared(members, anchors, triples):
+            return Sentence(common_sentence(list(members), list(anchors)), cite_triples(t.key for t in triples))
+        case NoMeasure(kind, members):
+            what = "date" if kind == "date" else "number"
+            return Sentence(f"The graph gives no {what} to compare {join(list(members))} by.", (NACitation(),))
+        case NoneShared(anchors):
+            return Sentence(f"The graph names nothing that is linked to both {join(list(anchors))}.", (NACitation(),))
+    raise TypeError(f"not an evidence item: {item!r}")
+
+
+def state_lookup(lookup: Lookup) -> Statements:
+    """A lookup's sentences, in its items' order."""
+    return Statements(tuple(say(i) for i in lookup.items), lookup.triples, lookup.absent, lookup.notes, lookup.steps)
+
+
+def state_derivation(derivation: Derivation) -> Statements:
+    """A derivation's facts and conclusion; a yes/no says its verdict before the first fact."""
+    sentences = [say(i) for i in derivation.items]
+    if derivation.verdict is not None and sentences:
+        lead = "Yes: " if derivation.verdict == "yes" else "No: "
+        sentences[0] = Sentence(lead + sentences[0].text, sentences[0].citations)
+    return Statements(tuple(sentences), derivation.triples, derivation.absent)
+
+
+NO_ENTITY = Sentence("No entity of the question was found in the knowledge graph.", (NACitation(),))
+
+
+def lacking_sentence(lacking: Lacking) -> Sentence:
+    """The one ``[NA]`` sentence of an answer the graph does not give."""
+    if not lacking.linked:
+        return NO_ENTITY
+    names = " and ".join(lacking.linked)
+    return Sentence(f"The knowledge graph holds no fact about {names} that answers this question.", (NACitation(),))

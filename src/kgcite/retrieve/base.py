@@ -10,9 +10,12 @@ pipeline — takes a :class:`GraphRetriever` and works with either.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from kgcite.kg.model import Entity, Triple
+from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.retrieve.linking import LinkedEntity
+from kgcite.retrieve.question import QuestionAnalysis
 from kgcite.timing import Timings
 
 
@@ -39,3 +42,34 @@ class GraphRetriever(Protocol):
     def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> GraphEvidence:
         """``topics`` (entity ids or labels) skip entity linking; without them the retriever finds its own."""
         ...
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """KaLMA's retrieval of one question: the linked entities, their one-hop graphs, the reading."""
+
+    question: str
+    linked: tuple[LinkedEntity, ...]
+    graph: Subgraph
+    timings: Timings = field(default_factory=Timings)
+    analysis: QuestionAnalysis | None = None  # what the question asks for
+    neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
+    #: (entity id, relation, inverse) → triples the store holds, for each hub relation cut at
+    #: the retriever's ``per_relation`` (what an answer must say it left out)
+    cut: dict[tuple[str, str, bool], int] = field(default_factory=dict)
+
+    @property
+    def triples(self) -> tuple[Triple, ...]:
+        return self.graph.triples
+
+
+class ManyRetriever(Protocol):
+    """What the generators take: a batch of questions (with their topics, if given) retrieved at once."""
+
+    def retrieve_many(
+        self,
+        questions: Sequence[str],
+        topics: Sequence[Sequence[str | Entity] | None] | None = None,
+        *,
+        strict: bool = True,
+    ) -> list[Retrieval]: ...

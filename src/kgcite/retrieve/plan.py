@@ -1,27 +1,44 @@
-"""Which chain of relations may answer a question: decided here, once, in retrieval.
+"""What an answer rests on: decided here, once, in retrieval (:class:`Planner`).
 
-A path found by the graph search is an answer only if it walks what the question asks: the
-kind of value asked (a "when" ends on a date), and, standing in for a fact the topic lacks, no
-relation walked there and back ("the publication year of the books that share a publisher with
-X") unless the question asks for what things share. A chain that fails is no answer: the graph lacks the fact, and the answer
-says so with ``[NA]`` rather than stating another relation.
+One question, one plan, in this order: a question of a derived form (yes/no, a count, a
+comparison, what two entities share) is a :class:`~kgcite.retrieve.evidence.Derivation`; else
+the asked relations' one-hop facts are a :class:`~kgcite.retrieve.evidence.Lookup`; the graph
+search runs only when the reading asks for a chain (:func:`wants_chain`), and its path replaces
+the lookup only if it walks what the question asks (:func:`chain_answers`): the kind of value
+asked (a "when" ends on a date), and, standing in for a fact the topic lacks, no relation walked
+there and back ("the publication year of the books that share a publisher with X") unless the
+question asks for what things share. A chain that fails is no answer: the graph lacks the fact,
+and the answer says so with ``[NA]`` rather than stating another relation. Nothing found at all
+is :class:`~kgcite.retrieve.evidence.Lacking`. Generation states the result and chooses nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from kgcite.kg.keys import property_key
-from kgcite.retrieve.paths import Chain
+from kgcite.retrieve.base import Retrieval
+from kgcite.retrieve.derive import SHOWN, Deriver
+from kgcite.retrieve.evidence import Chain, Derivation, Evidence, Lacking, Lookup
+from kgcite.retrieve.lookup import MAX_LISTED, select
+from kgcite.retrieve.paths import Chain as Hops
+from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.question import QuestionAnalysis
+from kgcite.retrieve.retriever import KGRetriever
 from kgcite.text.kinds import fits
 from kgcite.text.lexicon import SHARING, AnswerKind
 from kgcite.text.values import normalize
+from kgcite.timing import Timings
+
+log = logging.getLogger(__name__)
 
 
-def turns_back(chain: Chain, asked: AbstractSet[str] = frozenset()) -> bool:
+def turns_back(chain: Hops, asked: AbstractSet[str] = frozenset()) -> bool:
     """Whether the chain walks a relation the question does not name and then walks it back
     (X → publisher → X's siblings); ``asked``: the named relations' keys ("the films starred by
     X's actors" names the relation it turns back on)."""
@@ -38,7 +55,7 @@ def asks_sharing(question: str) -> bool:
 
 def chain_answers(
     question: str,
-    chain: Chain,
+    chain: Hops,
     answers: Sequence[str],
     kind: AnswerKind,
     *,
@@ -68,3 +85,153 @@ def wants_chain(analysis: QuestionAnalysis, *, gaps: bool) -> bool:
     part = analysis.parts[0]
     unexplained = bool(part.rest)  # "what *types* are the movies written by X", "*co*-directors of X"
     return gaps or part.open or unexplained or len(part.groups) > 1 or analysis.form.kind != "lookup"
+
+
+@dataclass(frozen=True)
+class PlanConfig:
+    """The plan's bounds, in one place."""
+
+    summary_size: int = 5  # relations a summary ("Who was X?") states
+    max_listed: int = MAX_LISTED  # values one relation's sentence lists (a hub's are cut, with a note)
+    shown: int = SHOWN  # counted members stated one by one; the rest are "… and N more"
+
+
+class Planner:
+    """Decides each question's :data:`~kgcite.retrieve.evidence.Evidence` from its retrieval.
+    ``paths``: the graph search, or a factory that builds it on first use, so a question the
+    reading answers in one hop never loads its models; None: no search (one-hop answers only)."""
+
+    def __init__(
+        self,
+        retriever: KGRetriever,
+        paths: PathReasoner | Callable[[], PathReasoner | None] | None = None,
+        *,
+        config: PlanConfig | None = None,
+        deriver: Deriver | None = None,
+    ) -> None:
+        self.retriever, self._paths = retriever, paths
+        self.config = config or PlanConfig()
+        self._deriver = deriver
+
+    @property
+    def paths(self) -> PathReasoner | None:
+        if self._paths is not None and not isinstance(self._paths, PathReasoner):
+            self._paths = self._paths()
+        return self._paths
+
+    @property
+    def deriver(self) -> Deriver:
+        """Built on first use over the retriever's store (members' facts come from it)."""
+        if self._deriver is None:
+            self._deriver = Deriver(self.retriever.store.one_hop, shown=self.config.shown)
+        return self._deriver
+
+    @deriver.setter
+    def deriver(self, deriver: Deriver) -> None:
+        self._deriver = deriver
+
+    def reading(self, retrieval: Retrieval) -> QuestionAnalysis:
+        """What the question asks: the retrieval's reading, or one made now (a retrieval built by
+        hand, as the experiments do, comes without)."""
+        return retrieval.analysis or self.retriever.analyzer.analyse(
+            retrieval.question, [le.mention for le in retrieval.linked]
+        )
+
+    def plan_many(self, retrievals: Sequence[Retrieval]) -> list[Evidence]:
+        return [self.plan(r) for r in retrievals]
+
+    def plan(self, retrieval: Retrieval) -> Evidence:
+        """The one decision of what answers the question (module docstring); its ``timings``
+        name ``plan`` and, when the search ran, ``paths`` apart."""
+        t0 = time.perf_counter()
+        derived = self.derive(retrieval)
+        if derived is not None:
+            return replace(derived, timings=Timings({"plan": time.perf_counter() - t0}))
+        lookup = self.lookup(retrieval)
+        result = self.chain(retrieval, lookup)
+        if result is not None:
+            assert self.paths is not None
+            form = self.reading(retrieval).form
+            counted = form.kind == "count" and not result.truncated and bool(result.answers)
+            searched = result.ms / 1000
+            timings = Timings(
+                {"plan": max(0.0, time.perf_counter() - t0 - searched), "paths": searched}, llm_calls=result.llm_calls
+            )
+            notes = ("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()
+            return Chain(result, self.paths.name, form if counted else None, notes, timings)
+        timings = Timings({"plan": time.perf_counter() - t0})
+        if not lookup.items:
+            return Lacking(tuple(le.entity.label for le in retrieval.linked), lookup.notes, timings)
+        return replace(lookup, timings=timings)
+
+    def derive(self, retrieval: Retrieval) -> Derivation | None:
+        """The derivation of a yes/no, count, comparison, superlative or intersection question,
+        or None (a lookup, or a form the facts cannot decide)."""
+        analysis = self.reading(retrieval)
+        if analysis.form.kind == "lookup" and len({le.mention for le in retrieval.linked}) < 2:
+            return None  # namesakes of one mention are one topic, not two to intersect
+        said = retrieval.question.lower()
+        # in the order the question names them: "Is A deeper than B?" asks about A
+        linked = sorted(retrieval.linked, key=lambda le: said.find(le.mention.lower()) % (len(said) + 1))
+        done = self.deriver.derive(analysis, retrieval.graph, [le.entity for le in linked])
+        if done is not None and _reads_a_cut(done, retrieval):
+            return None  # a count or comparison of a hub's relation would rest on part of it
+        return done
+
+    def lookup(self, retrieval: Retrieval) -> Lookup:
+        """The asked relations' facts and gaps over the retrieved graph."""
+        mentions = {le.entity.id: le.mention for le in retrieval.linked}
+        return select(
+            self.reading(retrieval),
+            retrieval.graph,
+            [le.entity for le in retrieval.linked],
+            mentions,
+            summary_size=self.config.summary_size,
+            max_listed=self.config.max_listed,
+            cut=retrieval.cut,
+        )
+
+    def chain(self, retrieval: Retrieval, lookup: Lookup) -> PathResult | None:
+        """A path replaces the lookup of a one-part question when its chain is longer than one
+        hop, or when the lookup found nothing asked and a one-hop chain did; either way only a
+        chain that walks an asked relation (the reasoner keeps only those), and in place of a gap
+        only one a question word names, with a word for every hop where the gap is a relation the
+        topic lacks. Two-part questions ("When was X born and who is her husband?") keep the
+        lookup; so do namesakes, each answered by its own facts rather than one walk from all."""
+        if self._paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
+            return None
+        analysis = self.reading(retrieval)
+        if not wants_chain(analysis, gaps=lookup.gaps):
+            log.info("no graph search: the question asks one hop its topic holds")
+            return None
+        if self.paths is None:
+            return None
+        # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
+        # path through *topic's main category* that happens to score well is no answer to it
+        asked = set() if analysis.summary else set(analysis.relations)
+        result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
+        if result.best is None or not result.answers:
+            return None
+        kind = analysis.parts[0].kind
+        named = {property_key(r) for r in analysis.relations}
+        if not chain_answers(
+            retrieval.question, result.best.chain, result.predicted(), kind, standing_in=lookup.gaps, asked=named
+        ):
+            return None
+        if lookup.found:
+            return result if len(result.best.chain) > 1 else None
+        # the lookup has only gaps: only a path a word of the question names may answer, not a
+        # guess; where they name the relation the topic lacks, words must name every hop (the
+        # birthplace of X's father is no answer to "Where was X born?")
+        if lookup.absent:
+            return result if result.named_every else None
+        return result if result.named else None
+
+
+def _reads_a_cut(done: Derivation, retrieval: Retrieval) -> bool:
+    """Whether a derivation uses a relation retrieval read only part of (a hub's)."""
+    return any(
+        (t.subject_id, t.relation, False) in retrieval.cut
+        or (t.object_id is not None and (t.object_id, t.relation, True) in retrieval.cut)
+        for t in done.triples
+    )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from kgcite.kg.keys import LABEL_PROPERTY, property_key
+from kgcite.kg.keys import LABEL_PROPERTY, property_key, relation_words
 from kgcite.models.embed import Embedder
 from kgcite.text.forms import Form, read_form
 from kgcite.text.kinds import kind_match, name_kind, wanted_kind
@@ -213,6 +213,20 @@ class QuestionAnalysis:
     @property
     def groups(self) -> tuple[tuple[str, ...], ...]:
         return tuple(dict.fromkeys(g for p in self.parts for g in p.groups))
+
+    @property
+    def asked(self) -> frozenset[str]:
+        """The asked relations (keys) a derivation counts, compares or checks: each group narrowed
+        to those whose name's words the question says most fully ("How many stations does R
+        operate?" asks ``operates``, not ``operated_by``: its "by" is not said); both stay where
+        the question says both."""
+        said = {stem(w) for w in normalize(self.question).split()}
+        out: set[str] = set()
+        for group in self.groups:
+            unsaid = {r: sum(stem(w) not in said for w in normalize(relation_words(r)).split()) for r in group}
+            fewest = min(unsaid.values())
+            out |= {property_key(r) for r, n in unsaid.items() if n == fewest}
+        return frozenset(out)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -4,33 +4,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from kgcite.errors import TopicError
 from kgcite.kg.hubs import PER_RELATION, capped_one_hop
-from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.kg.model import Entity, Subgraph
 from kgcite.kg.store import KGStore
+from kgcite.retrieve.base import Retrieval
 from kgcite.retrieve.linking import EntityLinker, LinkedEntity
-from kgcite.retrieve.question import QuestionAnalysis, QuestionAnalyzer
+from kgcite.retrieve.question import QuestionAnalyzer
 from kgcite.retrieve.topics import find_topics
 from kgcite.timing import Timings
-
-
-@dataclass(frozen=True)
-class Retrieval:
-    question: str
-    linked: tuple[LinkedEntity, ...]
-    graph: Subgraph
-    timings: Timings = field(default_factory=Timings)
-    analysis: QuestionAnalysis | None = None  # what the question asks for
-    neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
-    #: (entity id, relation, inverse) → triples the store holds, for each hub relation cut at
-    #: the retriever's ``per_relation`` (what an answer must say it left out)
-    cut: dict[tuple[str, str, bool], int] = field(default_factory=dict)
-
-    @property
-    def triples(self) -> tuple[Triple, ...]:
-        return self.graph.triples
 
 
 class KGRetriever:

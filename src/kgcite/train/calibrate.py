@@ -60,8 +60,8 @@ def pipeline_curve(
     for t in thresholds:
         right = answered = na = yes = no = 0
         for generator, items in runs:
-            assert generator.paths is not None, "calibrating a path threshold needs path reasoning"
-            generator.paths.config = replace(generator.paths.config, threshold=float(t))
+            assert generator.planner.paths is not None, "calibrating a path threshold needs path reasoning"
+            generator.planner.paths.config = replace(generator.planner.paths.config, threshold=float(t))
             answers = generator.answer_many(
                 [it.question for it in items], [[it.topic.id] for it in items], strict=False
             )

@@ -1,28 +1,42 @@
 """Answers derived from facts: yes/no, counts, comparisons, superlatives, what sets share.
 
 The question reader gives the form (:mod:`kgcite.text.forms`) and the asked relations; here the
-facts are found, each stated and cited, and one conclusion sentence cites every fact it rests on
-(written by :mod:`kgcite.judge.derived`, which the judge uses to recompute it). A derivation
-needs every member's value: a member the graph gives none gets an ``[NA]`` sentence, and a
-yes/no over a relation the graph lacks is ``[NA]``, never "no". A question this module cannot
-derive (no relation to count, one entity to compare) returns None and is looked up as before.
+facts are found (a member's own facts from the store, where retrieval reached only how it links to
+the topic) and the conclusion drawn: a :class:`~kgcite.retrieve.evidence.Derivation`, which
+generation states, each fact cited and one conclusion citing every fact it rests on (phrased by
+:mod:`kgcite.judge.derived`, which the judge uses to recompute it). A derivation needs every
+member's value: a member the graph gives none is a gap, and a yes/no over a relation the graph
+lacks is ``[NA]``, never "no". A question this module cannot derive (no relation to count, one
+entity to compare) returns None and is looked up as before.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from kgcite.generate.citations import NACitation, Sentence, cite_triples
-from kgcite.generate.statements import Gap, gap_sentence, state_facts, unanswered_sentence
-from kgcite.judge.derived import common_sentence, count_sentence, order_sentence, rank
+from kgcite.judge.derived import rank
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.retrieve.evidence import (
+    Absent,
+    Counted,
+    Derivation,
+    Gap,
+    Item,
+    More,
+    NoMeasure,
+    NoneShared,
+    Ordered,
+    Shared,
+    Unasked,
+    grouped,
+)
 from kgcite.retrieve.question import UNINFORMATIVE, QuestionAnalysis
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
 from kgcite.text.lexicon import property_label, stem
-from kgcite.text.values import join, normalize
+from kgcite.text.values import normalize
 
 #: Words in a relation's name that mark when something began: "older" compares these first.
 _START = frozenset(
@@ -56,34 +70,21 @@ _SAME = frozenset(["same", "both", "common", "shared", "share"])
 SHOWN = 10
 
 
-@dataclass(frozen=True)
-class Derived:
-    """A derived answer: its sentences (facts, then the conclusion), what it cites, what it
-    lacks, and the answer a run scores (labels, a number, or yes/no)."""
-
-    form: Form
-    sentences: tuple[Sentence, ...]
-    triples: tuple[Triple, ...]
-    absent: tuple[Gap, ...]
-    predicted: tuple[str, ...]
-    members: dict[str, list[list[str]]]  # each answer or counted member → the triple that gives it
-
-
-Facts = Callable[[str], Subgraph]
+OneHop = Callable[[str], Subgraph]
 
 
 class Deriver:
     """Derives the answer of a non-lookup question over the retrieved graph; ``facts`` gives an
     entity's one-hop graph (the store's), for members the retrieval did not reach."""
 
-    def __init__(self, facts: Facts, *, shown: int = SHOWN) -> None:
+    def __init__(self, facts: OneHop, *, shown: int = SHOWN) -> None:
         self.facts, self.shown = facts, shown
 
-    def derive(self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity]) -> Derived | None:
+    def derive(self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity]) -> Derivation | None:
         form = analysis.form
         if not entities or len(analysis.parts) > 1:
             return None
-        relations = asked_relations(analysis)
+        relations = set(analysis.asked)
         if form.kind == "yesno":
             return self.yes_no(analysis, graph, entities, relations)
         if form.kind == "count":
@@ -101,7 +102,7 @@ class Deriver:
     # -- yes/no --------------------------------------------------------------------------------
     def yes_no(
         self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
-    ) -> Derived | None:
+    ) -> Derivation | None:
         """Yes when a triple of an asked relation joins the subject to the other entity (or the
         value the question gives); no when that relation holds other values; else [NA]."""
         subject, others = entities[0], entities[1:]
@@ -152,10 +153,9 @@ class Deriver:
             return None
         relation = next((r for r in analysis.relations if property_key(r) in relations), None)
         if relation is None:
-            text = unanswered_sentence(analysis.question, subject.label)
-            return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
-        gap = Sentence(gap_sentence(subject.label, relation, analysis.parts[0].wh), (NACitation(),))
-        return Derived(analysis.form, (gap,), (), ((subject.id, relation),), (), {})
+            return Derivation(analysis.form, (Unasked(analysis.question, subject.label),), ())
+        gap = Gap(subject.id, subject.label, relation, analysis.parts[0].wh)
+        return Derivation(analysis.form, (gap,), (), ((subject.id, relation),))
 
     def _same(
         self,
@@ -165,7 +165,7 @@ class Deriver:
         relations: set[str],
         *,
         by_year: bool = False,
-    ) -> Derived:
+    ) -> Derivation:
         """Do the entities share a value of the asked relation (``by_year``: a date's year)? Yes
         citing each one's triple of a shared value, no citing all their values, [NA] for one
         that has none."""
@@ -174,8 +174,8 @@ class Deriver:
         if lacking:
             relation = next(r for r in analysis.relations if property_key(r) in relations)
             wh = "when" if by_year else "what"
-            gaps = [Sentence(gap_sentence(e.label, relation, wh), (NACitation(),)) for e in lacking]
-            return Derived(analysis.form, tuple(gaps), (), tuple((e.id, relation) for e in lacking), (), {})
+            gaps = tuple(Gap(e.id, e.label, relation, wh) for e in lacking)
+            return Derivation(analysis.form, gaps, (), tuple((e.id, relation) for e in lacking))
 
         def key(t: Triple) -> str:
             date = as_kind(t.object_value, "date") if by_year else None
@@ -186,16 +186,16 @@ class Deriver:
             return self._polar(analysis, True, [t for ts in values.values() for t in ts if key(t) in shared])
         return self._polar(analysis, False, [t for ts in values.values() for t in ts])
 
-    def _polar(self, analysis: QuestionAnalysis, yes: bool, triples: list[Triple]) -> Derived:
-        stated = state_facts(triples)
-        lead = "Yes: " if yes else "No: "
-        sentences = [Sentence(lead + s.text if i == 0 else s.text, s.citations) for i, (s, _) in enumerate(stated)]
-        return Derived(
-            analysis.form, tuple(sentences), tuple(triples), (), ("yes" if yes else "no",), _members(triples)
+    def _polar(self, analysis: QuestionAnalysis, yes: bool, triples: list[Triple]) -> Derivation:
+        verdict = "yes" if yes else "no"
+        return Derivation(
+            analysis.form, grouped(triples), tuple(triples), (), (verdict,), _members(triples), verdict=verdict
         )
 
     # -- count ---------------------------------------------------------------------------------
-    def count(self, analysis: QuestionAnalysis, graph: Subgraph, topic: Entity, relations: set[str]) -> Derived | None:
+    def count(
+        self, analysis: QuestionAnalysis, graph: Subgraph, topic: Entity, relations: set[str]
+    ) -> Derivation | None:
         """The members an asked relation links to the topic, each cited, then their number. A
         relation that holds the number itself ("number of platforms: 6") is looked up instead."""
         if not relations:
@@ -203,18 +203,18 @@ class Deriver:
         found = _linked(graph, topic, relations)
         if not found:
             relation = analysis.relations[0]
-            gap = Sentence(gap_sentence(topic.label, relation, "what"), (NACitation(),))
-            return Derived(analysis.form, (gap,), (), ((topic.id, relation),), (), {})
+            gap = Gap(topic.id, topic.label, relation, "what")
+            return Derivation(analysis.form, (gap,), (), ((topic.id, relation),))
         if len(found) == 1 and quantity(found[0].object_value) is not None and found[0].subject_id == topic.id:
             return None  # the graph states the number: a lookup answers it
         ends = list(dict.fromkeys(_far(t, topic.id) for t in found))
         shown = [t for t in found if _far(t, topic.id) in ends[: self.shown]]
-        sentences = [s for s, _ in state_facts(shown)]
+        items: list[Item] = list(grouped(shown))
         if len(ends) > self.shown:
             # cites nothing itself: the conclusion cites every counted member (all are in --json)
-            sentences.append(Sentence(f"… and {len(ends) - self.shown} more."))
-        sentences.append(Sentence(count_sentence(len(ends), analysis.form.noun), cite_triples(t.key for t in found)))
-        return Derived(analysis.form, tuple(sentences), tuple(found), (), (str(len(ends)),), _members(found, topic.id))
+            items.append(More(len(ends) - self.shown))
+        items.append(Counted(len(ends), analysis.form.noun, tuple(found)))
+        return Derivation(analysis.form, tuple(items), tuple(found), (), (str(len(ends)),), _members(found, topic.id))
 
     # -- comparison and superlative ------------------------------------------------------------
     def order(
@@ -224,7 +224,7 @@ class Deriver:
         entities: Sequence[Entity],
         relations: set[str],
         order: Order,
-    ) -> Derived | None:
+    ) -> Derivation | None:
         """Which member wins on a value of the order's kind: the members are the entities named
         ("A or B"), or the set an asked relation links to the one named ("the stations the
         railway operates")."""
@@ -240,8 +240,7 @@ class Deriver:
         facts = {m.id: [t for t in self._about(m) if as_kind(t.object_value, order.kind) is not None] for m in members}
         relation = _choose(facts, relations, order)
         if relation is None:
-            text = f"The graph gives no {'date' if order.kind == 'date' else 'number'} to compare {join([m.label for m in members])} by."
-            return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
+            return Derivation(analysis.form, (NoMeasure(order.kind, tuple(m.label for m in members)),), ())
         valued = {m.id: [t for t in facts[m.id] if property_key(t.relation) == property_key(relation)] for m in members}
         best: dict[str, Triple] = {}
         for m in members:
@@ -250,31 +249,27 @@ class Deriver:
                 best[m.id] = next(
                     t for t in valued[m.id] if as_kind(t.object_value, order.kind) == ranked.values[m.label]
                 )
-        sentences: list[Sentence] = [s for s, _ in state_facts(set_triples)]
-        absent: list[Gap] = []
+        items: list[Item] = list(grouped(set_triples))
+        absent: list[Absent] = []
         for m in members:
             if m.id in best:
-                sentences.append(state_facts([best[m.id]])[0][0])
+                items.extend(grouped([best[m.id]]))
             else:
-                wh = "when" if order.kind == "date" else "what"
-                sentences.append(Sentence(gap_sentence(m.label, relation, wh), (NACitation(),)))
+                items.append(Gap(m.id, m.label, relation, "when" if order.kind == "date" else "what"))
                 absent.append((m.id, relation))
         compared = [best[m.id] for m in members if m.id in best]
         ranked = rank([(t.subject_label, t.relation, t.object_value) for t in compared], order)
         superlative = len(members) > 2 or bool(set_triples)  # "older" of two, "the oldest" of more
         cited = set_triples + compared
         if ranked is None or len(compared) < 2 or (absent and len(entities) > 1 and len(members) == 2):
-            return Derived(analysis.form, tuple(sentences), tuple(cited), tuple(absent), (), _members(cited))
+            return Derivation(analysis.form, tuple(items), tuple(cited), tuple(absent), (), _members(cited))
         polar = None
         if analysis.form.polar:
             polar = set(ranked.winners) == {entities[0].label}
-        conclusion = order_sentence(list(ranked.winners), order, superlative, polar=polar)
-        if absent:
-            conclusion = conclusion.replace("So ", "So, of those the graph gives a value, ", 1)
-        sentences.append(Sentence(conclusion, cite_triples(t.key for t in cited)))
+        items.append(Ordered(tuple(ranked.winners), order, superlative, polar, bool(absent), tuple(cited)))
         predicted = ("yes" if polar else "no",) if polar is not None else ranked.winners
-        return Derived(
-            analysis.form, tuple(sentences), tuple(cited), tuple(absent), tuple(predicted), _members(compared)
+        return Derivation(
+            analysis.form, tuple(items), tuple(cited), tuple(absent), tuple(predicted), _members(compared)
         )
 
     def _about(self, entity: Entity) -> list[Triple]:
@@ -284,7 +279,7 @@ class Deriver:
     # -- intersection and constraint -----------------------------------------------------------
     def common(
         self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
-    ) -> Derived | None:
+    ) -> Derivation | None:
         """The entities an asked relation links to every named one ("designed both A and B",
         "stations the railway operates that are located in Vellmoor")."""
         anchors = list(dict.fromkeys(entities))[:4]
@@ -304,15 +299,14 @@ class Deriver:
             relation = analysis.relations[0] if analysis.relations else None
             if relation is None:
                 return None
-            gaps = [Sentence(gap_sentence(a.label, relation, analysis.parts[0].wh), (NACitation(),)) for a in missing]
-            return Derived(analysis.form, tuple(gaps), (), tuple((a.id, relation) for a in missing), (), {})
+            gaps = tuple(Gap(a.id, a.label, relation, analysis.parts[0].wh) for a in missing)
+            return Derivation(analysis.form, gaps, (), tuple((a.id, relation) for a in missing))
         sets = [{_end(t, a.id) for t in linked[a.id]} for a in anchors]
         shared = set.intersection(*sets) - {a.id for a in anchors}
         if not shared and analysis.form.kind != "intersection":
             if _all_values(graph, anchors):
                 # "Which midfielders play for Harrowdene FC?": both named are values, and none links to both
-                text = f"The graph names nothing that is linked to both {join([a.label for a in anchors])}."
-                return Derived(analysis.form, (Sentence(text, (NACitation(),)),), (), (), (), {})
+                return Derivation(analysis.form, (NoneShared(tuple(a.label for a in anchors)),), ())
             return None
         cited = (
             [t for a in anchors for t in linked[a.id] if _end(t, a.id) in shared]
@@ -320,27 +314,12 @@ class Deriver:
             else [t for a in anchors for t in linked[a.id]]
         )
         members = list(dict.fromkeys(_far(t, a.id) for a in anchors for t in linked[a.id] if _end(t, a.id) in shared))
-        sentences = [s for s, _ in state_facts(cited)]
-        sentences.append(
-            Sentence(common_sentence(members, [a.label for a in anchors]), cite_triples(t.key for t in cited))
-        )
-        return Derived(analysis.form, tuple(sentences), tuple(cited), (), tuple(members), _members(cited))
+        shared_item = Shared(tuple(members), tuple(a.label for a in anchors), tuple(cited))
+        items: tuple[Item, ...] = (*grouped(cited), shared_item)
+        return Derivation(analysis.form, items, tuple(cited), (), tuple(members), _members(cited))
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def asked_relations(analysis: QuestionAnalysis) -> set[str]:
-    """The asked relations (canonical), each group narrowed to those whose name's words the
-    question says most fully: "How many stations does R operate?" asks ``operates``, not
-    ``operated_by`` (its "by" is not said); both stay where the question says both."""
-    said = {stem(w) for w in normalize(analysis.question).split()}
-    out: set[str] = set()
-    for group in analysis.groups:
-        unsaid = {r: sum(stem(w) not in said for w in normalize(property_label(r)).split()) for r in group}
-        fewest = min(unsaid.values())
-        out |= {property_key(r) for r, n in unsaid.items() if n == fewest}
-    return out
 
 
 def _names_more(question: str, names: set[str]) -> bool:

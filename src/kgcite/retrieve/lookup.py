@@ -1,0 +1,176 @@
+"""A lookup's evidence: the facts of each asked relation, and a gap for each one the graph lacks.
+
+The question's reading says what was asked; each asked relation of the entity its part is about
+gives one :class:`~kgcite.retrieve.evidence.Facts` (outgoing, or incoming: "Jaws was directed by
+Steven Spielberg" answers "What did Spielberg direct?"), of the kind of value asked (a birthplace
+is no birth date). An asked relation the graph lacks for that entity is a
+:class:`~kgcite.retrieve.evidence.Gap`, and is recorded as absent. Each relation the question
+names is walked in order ("where was the author of X born": X's author, then where she was born).
+Nothing unasked is selected, except in a summary: a bounded set of the entity's most informative
+relations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from kgcite.kg.keys import property_key
+from kgcite.kg.model import Entity, Subgraph, Triple
+from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
+from kgcite.retrieve.question import QuestionAnalysis, summary_relations
+from kgcite.text.kinds import fits, name_kind
+from kgcite.text.lexicon import PRONOUNS, AnswerKind
+from kgcite.text.values import normalize
+
+#: The most values one sentence lists: an entity with thousands of values of one relation is
+#: answered with this many (in the graph's order) and a note, so an answer's work is bounded.
+MAX_LISTED = 100
+
+Found = tuple[str, str, list[Triple]]  # (subject label, relation, its triples)
+
+
+def _about(graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True) -> list[Found]:
+    """(subject label, relation, triples) per relation the entity has, outgoing first, then incoming."""
+    wanted = {property_key(r) for r in relations}
+    out: dict[tuple[str, str, str], list[Triple]] = {}
+    for t in graph.triples:
+        if property_key(t.relation) not in wanted or t.is_label:
+            continue
+        if t.subject_id == entity.id:
+            out.setdefault(("out", t.subject_label, t.relation), []).append(t)
+    for t in graph.triples if incoming else ():
+        if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id:
+            out.setdefault(("in", t.subject_label, t.relation), []).append(t)
+    order = {property_key(r): i for i, r in enumerate(relations)}
+    ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
+    return [(subject, rel, ts) for (_, subject, rel), ts in ranked]
+
+
+def listed(
+    groups: Sequence[Found],
+    notes: list[str] | None = None,
+    max_listed: int = MAX_LISTED,
+    held: Mapping[tuple[str, str], int] | None = None,
+) -> list[Facts]:
+    """One :class:`Facts` per group, with at most ``max_listed`` values; a longer list is cut and
+    ``notes`` says so, with the store's count (``held``, by subject and relation) where retrieval
+    read only part of a hub."""
+    out = []
+    for subject, relation, triples in groups:
+        values = list(dict.fromkeys(t.object_value for t in triples))
+        total = (held or {}).get((subject, relation), len(values))
+        if len(values) > max_listed or total > len(values):
+            if notes is not None:
+                shown = min(max_listed, len(values))
+                notes.append(f"statements: {subject} has {total:,} values of {relation}; {shown} are stated")
+            kept = set(values[:max_listed])
+            triples = [t for t in triples if t.object_value in kept]
+        out.append(Facts(subject, relation, tuple(triples)))
+    return out
+
+
+def _fitting(found: list[Found], kind: AnswerKind) -> list[Found]:
+    """The groups whose values can answer the kind asked: a birthplace is no birth date."""
+    return [f for f in found if fits(kind, [t.object_value for t in f[2]])]
+
+
+def _part_entity(text: str, entities: Sequence[Entity], mentions: dict[str, str], current: Entity) -> Entity:
+    """The linked entity a part names (by its mention or label), else the one before."""
+    norm = f" {normalize(text)} "
+    for e in entities:
+        names = {mentions.get(e.id, ""), e.label}
+        if any(n and f" {normalize(n)} " in norm for n in names):
+            return e
+    return current
+
+
+def _namesakes(named: Entity, entities: Sequence[Entity], mentions: dict[str, str]) -> list[Entity]:
+    """The entity a part is about, or every namesake the question's one mention named alike."""
+    said = mentions.get(named.id)
+    alike = [e for e in entities if said is not None and mentions.get(e.id) == said and e.label != said]
+    return alike if len(alike) > 1 and named in alike else [named]
+
+
+def _refers_back(text: str) -> bool:
+    """The part names its subject by a pronoun ("… and where was *he* born?")."""
+    return any(w in PRONOUNS for w in normalize(text).split())
+
+
+def _one_entity(triples: Sequence[Triple]) -> Entity | None:
+    """The one entity a part's answer is (a single entity value), or None."""
+    ends = {(t.object_id, t.object_value) for t in triples}
+    if len(ends) != 1:
+        return None
+    object_id, label = next(iter(ends))
+    return Entity(object_id, label) if object_id is not None else None
+
+
+def select(
+    analysis: QuestionAnalysis,
+    graph: Subgraph,
+    entities: Sequence[Entity],
+    mentions: dict[str, str] | None = None,
+    *,
+    summary_size: int = 5,
+    max_listed: int = MAX_LISTED,
+    cut: Mapping[tuple[str, str, bool], int] | None = None,
+) -> Lookup:
+    """The lookup for linked ``entities`` (in question order) over the retrieved graph; ``cut``:
+    the store's counts of the hub relations retrieval cut (:attr:`Retrieval.cut`)."""
+    mentions = mentions or {}
+    items: list[Item] = []
+    absent: list[Absent] = []
+    notes: list[str] = []
+    steps: list[Triple] = []
+    if not entities:
+        return Lookup(())
+    labels = {e.id: e.label for e in graph.entities}
+    held = {(labels.get(e, e), r): n for (e, r, inverse), n in (cut or {}).items() if not inverse}
+    current = entities[0]
+    done: set[tuple[str, tuple[str, ...]]] = set()
+    answer: Entity | None = None  # the one entity a "who" part answered: what a later "he" refers to
+    for part in analysis.parts:
+        named = _part_entity(part.text, entities, mentions, current)
+        if answer is not None and named == current and _refers_back(part.text):
+            named = answer  # "Who designed X and where was he born?": he is X's designer
+        current, answer = named, None
+        for current in _namesakes(named, entities, mentions):  # "Samuel Idris": each one answered
+            if part.open:  # asked, but no relation of the graph names it: say so rather than pad
+                items.append(Unasked(part.text, current.label))
+            walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
+            before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
+            for i, group in enumerate(part.groups):
+                # the value kind asked is the last relation's ("When was the founder of X born?"); a
+                # relation before it is a hop on the way, to a thing (a founder, not a founding year)
+                last = i == len(part.groups) - 1
+                kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
+                if all(name_kind(r) not in ("any", kind) for r in group):
+                    kind = "any"  # the name says its kind ("release *year*"): "where was X released" means it
+                subject = current
+                found = _fitting(_about(graph, subject, group), kind)
+                if not found and walked is not None and walked.id != current.id:
+                    subject = walked  # each relation named is walked in order: X's author, then where born
+                    found = _fitting(_about(graph, subject, group), kind)
+                    steps.extend(before)
+                if (subject.id, group) in done:
+                    continue
+                done.add((subject.id, group))
+                if not found:
+                    items.append(Gap(subject.id, subject.label, group[0], part.wh))
+                    absent.append((subject.id, group[0]))
+                    walked = None
+                    continue
+                before = []
+                for facts in listed(found, notes, max_listed, held):
+                    items.append(facts)
+                    before.extend(facts.triples)
+                walked = _one_entity(found[0][2]) if len(found) == 1 else None
+                if part.wh in ("who", "whom") and len(found) == 1:
+                    answer = _one_entity(found[0][2])
+    if analysis.summary:
+        for entity in entities if not items else entities[:1]:
+            rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)
+            for facts in listed(_about(graph, entity, rels, incoming=False), notes, max_listed, held):
+                if facts not in items:
+                    items.append(facts)
+    return Lookup(tuple(items), tuple(absent), tuple(notes), tuple(dict.fromkeys(steps)))
