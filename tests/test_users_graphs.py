@@ -38,23 +38,30 @@ FLOORS = {"publishing": 0.90, "observatory": 0.75, "beekeeping": 0.78, "puppetry
 CAUSES = ("one-hop", "missing", "multi-hop-trap", "two-hop", "conjunctive", "common", "namesake", "comparison")
 
 
-def _run(tmp: Path, name: str, *, topics: bool = True) -> list[tuple[dict[str, Any], str | None]]:
+def _records(tmp: Path, name: str, *, topics: bool = True, gold: bool = False) -> dict[str, dict[str, Any]]:
+    """``kgcite run`` over a graph's questions (with their topics, with their gold answers), by id."""
     graph = DATA / f"{name}.tsv"
+    keep = {"id", "question"} | ({"topic"} if topics else set()) | ({"answers"} if gold else set())
     rows = [json.loads(line) for line in (DATA / f"{name}_questions.jsonl").read_text(encoding="utf-8").splitlines()]
-    asked = tmp / f"{name}.jsonl"
-    asked.write_text(
-        "".join(
-            json.dumps({k: v for k, v in r.items() if k in ("id", "question") or (topics and k == "topic")}) + "\n"
-            for r in rows
-        ),
-        encoding="utf-8",
-    )
-    out = tmp / f"{name}.out.jsonl"
+    asked = tmp / f"{name}{'.gold' if gold else ''}.jsonl"
+    asked.write_text("".join(json.dumps({k: v for k, v in r.items() if k in keep}) + "\n" for r in rows), "utf-8")
+    out = tmp / f"{name}{'.gold' if gold else ''}.out.jsonl"
     res = kgcite("run", "--dataset", str(asked), "--kg", str(graph), "--out", str(out), timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
-    records = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    return {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+
+
+def _run(tmp: Path, name: str, *, topics: bool = True) -> list[tuple[dict[str, Any], str | None]]:
+    records = _records(tmp, name, topics=topics)
+    RECORDS[name] = records
+    graph = DATA / f"{name}.tsv"
+    rows = [json.loads(line) for line in (DATA / f"{name}_questions.jsonl").read_text(encoding="utf-8").splitlines()]
     triples = {(t.subject_id, t.relation, t.object_value) for t in read_named(graph)}
     return [(row, graded(row, records[row["id"]], triples)) for row in rows]
+
+
+#: The lines of each graph's run (without gold answers), by id: what the gold run is compared with.
+RECORDS: dict[str, dict[str, dict[str, Any]]] = {}
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +92,23 @@ def test_each_cause_of_a_wrong_answer_holds(
         by_kind[row["kind"]].append(f"{row['question']}: {why}" if why else "")
     assert by_kind[cause], f"no {cause} question"
     assert not [w for w in by_kind[cause] if w], [w for w in by_kind[cause] if w]
+
+
+def test_a_line_with_gold_answers_takes_the_same_plan(
+    results: dict[str, list[tuple[dict[str, Any], str | None]]], tmp_path: Path
+) -> None:
+    """``kgcite run`` answers a line the same way whether or not it carries gold answers (a dataset
+    with answers is run as question answering, one without as plain answering): one plan decides."""
+    plain = RECORDS["publishing"]
+    with_gold = _records(tmp_path, "publishing", gold=True)
+    differ = [
+        (i, plain[i]["answer"], line["answer"])
+        for i, line in with_gold.items()
+        if (line["answer"], line["citations"], line["predicted"], line["form"])
+        != (plain[i]["answer"], plain[i]["citations"], plain[i]["predicted"], plain[i]["form"])
+    ]
+    assert "answers" in next(iter(with_gold.values())) and len(with_gold) == len(plain)
+    assert not differ, differ[:5]
 
 
 def test_two_topic_questions_intersect(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ A question only looks a fact up ("Where was X born?") or wants something *derive
 yes or no, a count, which of several is older or larger, the largest of a set, what two things
 have in common. The form is read from the question's words alone — its first word, "how many",
 a comparative or superlative adjective, "both" — so it holds on any graph; which relation the
-comparison is over is the question reader's and the graph's business (:mod:`kgcite.generate.derive`).
+comparison is over is the question reader's and the graph's business (:mod:`kgcite.retrieve.derive`).
 
 Values are typed here: dates (ISO, BCE, spoken, a bare year) and numbers (with a unit after
 them) become sortable quantities, so "1872-04-15" is earlier than "September 1, 1885" and
