@@ -1,6 +1,6 @@
 """Users' own graphs: questions as people ask them, over graphs written as new users write them.
 
-The graphs and questions of ``tests/data`` (publishing, observatory, beekeeping, puppetry,
+The graphs and questions of ``tests/data`` (publishing, observatory, beekeeping, puppetry, ferries,
 squads) were written by people who had seen neither kgcite's code nor its models: relation names
 in five or six styles (``writtenBy``, ``PublicationYear``, ``MEMBER_OF``, ``award.won``, ``born
 in``), namesakes written "Name (role)", facts left out on purpose, dates in several formats.
@@ -32,7 +32,7 @@ from kgcite.kg.loaders import read_named
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
-GRAPHS = ("publishing", "observatory", "beekeeping", "puppetry", "squads")
+GRAPHS = ("publishing", "observatory", "beekeeping", "puppetry", "ferries", "squads")
 #: The main branch before questions were read once and answers had to be of the kind asked.
 BASELINE = "4eb2d5c"
 

@@ -12,6 +12,8 @@ citation is a triple of the graph, and ``[NA]`` stands on every missing fact and
   measured once (held out: 0.778, 0.785 and 0.682 then); the floor is that first measure, so it
   can only rise. What they miss is mostly relations asked in words their names do not suggest
   ("How big an audience can X hold?" for `theatre.seats`).
+- ``ferries``: a river ferry network (71 questions, six naming styles), written after the plan
+  moved into retrieval and measured once: 0.901 (0.634 on the release before this work).
 - ``squads``: conjunctive questions with two topics ("Which midfielders play for Redmarsh
   United?"), the topics given as a public benchmark gives them.
 """
@@ -31,7 +33,7 @@ from tests.helpers import kgcite
 
 DATA = Path(__file__).resolve().parent / "data"
 #: What each graph must reach (share of its questions graded right).
-FLOORS = {"publishing": 0.90, "observatory": 0.75, "beekeeping": 0.78, "puppetry": 0.68}
+FLOORS = {"publishing": 0.90, "observatory": 0.75, "beekeeping": 0.78, "puppetry": 0.68, "ferries": 0.90}
 #: Every question of these kinds must be right on the publishing graph: one cause each
 #: (camelCase names, the kind of answer asked, a missing fact, a dropped relation, two topics,
 #: "both" with no common member, namesakes).
@@ -142,3 +144,24 @@ def test_namesakes_are_listed_by_kg_load_and_kg_show(tmp_path: Path) -> None:
     assert show.returncode == 0, show.stderr
     assert "Samuel Idris (editor)" in show.stdout and "Samuel Idris (novelist)" in show.stdout
     assert "Carrow Hythe" in show.stdout and "Vessington" in show.stdout
+
+
+@pytest.mark.parametrize(
+    ("question", "meant", "other"),
+    [
+        (
+            "Where did Ivo Marsh the boatbuilder serve his apprenticeship?",
+            "Ivo Marsh (boatbuilder)",
+            "Ivo Marsh (captain)",
+        ),
+        ("When was the captain Nell Ashby born?", "Nell Ashby (captain)", "Nell Ashby (ferry owner)"),
+    ],
+)
+def test_a_namesakes_role_said_in_words_picks_it(question: str, meant: str, other: str) -> None:
+    """ "Ivo Marsh the boatbuilder" names "Ivo Marsh (boatbuilder)" alone: answered for it, with no
+    [NA] for the captain and no walk on from the word "boatbuilder" (it once read as `builtBy`)."""
+    res = kgcite("ask", "--json", "--kg", str(DATA / "ferries.tsv"), question)
+    assert res.returncode == 0, res.stderr[-2000:]
+    record = json.loads(res.stdout)
+    assert record["linked"] == [meant] and "[NA]" not in record["answer"], record["answer"]
+    assert {c[0] for c in record["citations"]} == {meant} and other not in record["answer"]

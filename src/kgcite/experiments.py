@@ -22,8 +22,8 @@ from kgcite.generate.pipeline import AttributedAnswer, Generator
 from kgcite.kg.keys import TripleKey, canonical_key, canonical_keys
 from kgcite.kg.loaders import subgraph_to_biokalma
 from kgcite.kg.model import Subgraph
-from kgcite.retrieve.linking import LinkedEntity
 from kgcite.retrieve.base import Retrieval
+from kgcite.retrieve.linking import LinkedEntity
 from kgcite.runs import append_answers, finished_ids
 
 

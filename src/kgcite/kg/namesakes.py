@@ -20,6 +20,33 @@ def qualified(label: str, name: str) -> bool:
     return label.lower() != name.lower() and _QUALIFIER.sub("", label).lower() == name.lower()
 
 
+def role(label: str) -> str:
+    """The qualifier of a "Name (role)" label ("editor"), or ""."""
+    found = _QUALIFIER.search(label)
+    return found.group(0).strip().strip("()").strip() if found else ""
+
+
+def spoken(label: str) -> list[str]:
+    """How a question may say a "Name (role)" label, longest first: the label, "Name the role",
+    "the role Name", "role Name", then the bare name ("Ivo Marsh (boatbuilder)" → "Ivo Marsh the
+    boatbuilder", …, "Ivo Marsh"). A label without a qualifier is said as it is."""
+    said = role(label)
+    if not said:
+        return [label]
+    name = _QUALIFIER.sub("", label)
+    return [label, f"{name} the {said}", f"the {said} {name}", f"{said} {name}", name]
+
+
+def said_as(label: str, question: str) -> str | None:
+    """The words of the question that say the label with its role ("Ivo Marsh the boatbuilder"),
+    or None when the role is not said with the name."""
+    low = question.lower()
+    for variant in spoken(label)[1:-1] if role(label) else ():
+        if (at := low.find(variant.lower())) >= 0:
+            return question[at : at + len(variant)]
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Namesakes:
     """Entities holding two or more values of ``relation``, which ``single`` of its heads hold once."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from kgcite.kg.hubs import rarest_first, relation_counts
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph
-from kgcite.kg.namesakes import qualified
+from kgcite.kg.namesakes import qualified, said_as
 from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
@@ -292,6 +292,12 @@ class EntityLinker:
             if written:
                 best = max(written, key=lambda c: len(c.label))
                 chosen.setdefault(best.id, LinkedEntity(best, best.label, label, 0, fuzzy))
+                continue
+            # "Ivo Marsh the boatbuilder": the role said in the question's own words picks one
+            said = [(c, span) for c in typed if qualified(c.label, text) and (span := said_as(c.label, question))]
+            if len(said) == 1:
+                best, span = said[0]
+                chosen.setdefault(best.id, LinkedEntity(best, span, label, 0, fuzzy))
                 continue
             if len(typed) > 1 and all(qualified(c.label, text) for c in typed):
                 for c in typed:

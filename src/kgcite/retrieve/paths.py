@@ -22,6 +22,7 @@ import numpy as np
 
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.kg.model import Entity, Triple
+from kgcite.kg.namesakes import spoken
 from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.topics import find_topics
@@ -192,7 +193,8 @@ def mask_topics(question: str, topics: Sequence[Entity]) -> str:
     should read the relations asked, not words of a name ("The Director's Cut")."""
     text = question.replace("[", "").replace("]", "")
     for t in topics:
-        for name in sorted(t.names(), key=len, reverse=True):
+        # a "Name (role)" label is said "Name the role" or "Name" too
+        for name in sorted({v for n in t.names() for v in spoken(n)}, key=len, reverse=True):
             if name and len(name) > 1:
                 new = re.sub(re.escape(name), "X", text, flags=re.IGNORECASE)
                 if new != text:
