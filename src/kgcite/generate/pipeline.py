@@ -72,7 +72,7 @@ class AttributedAnswer:
     raw_output: str = ""
     timings: Timings = field(default_factory=Timings)
     absent: tuple[Absent, ...] = ()  # asked (entity id, property) the graph does not hold: each has an [NA] sentence
-    asked: dict[str, Any] | None = None  # the question analysis: its parts and their relations
+    asked: dict[str, Any] | None = None  # the question's reading: its parts and their relations
     predicted: tuple[str, ...] = ()  # answer labels, best first
     answer_paths: dict[str, list[list[str]]] = field(
         default_factory=dict
@@ -470,7 +470,7 @@ class GroundedGenerator(Generator):
                     raw_output=reply.text if reply is not None else "",
                     timings=timings,
                     absent=plan.absent,
-                    asked=retrieval.analysis.to_dict() if retrieval.analysis is not None else None,
+                    asked=retrieval.reading.to_dict() if retrieval.reading is not None else None,
                     predicted=_derived(done, template, sentences) if done is not None else tuple(stated),
                     answer_paths=stated,
                     form=(done.form if done is not None else reading.form).kind,

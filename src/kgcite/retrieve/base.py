@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.linking import LinkedEntity
-from kgcite.retrieve.question import QuestionAnalysis
+from kgcite.retrieve.reading import Reading
 from kgcite.timing import Timings
 
 
@@ -52,7 +52,7 @@ class Retrieval:
     linked: tuple[LinkedEntity, ...]
     graph: Subgraph
     timings: Timings = field(default_factory=Timings)
-    analysis: QuestionAnalysis | None = None  # what the question asks for
+    reading: Reading | None = None  # what the question asks for, read once
     neighbours: tuple[Entity, ...] = ()  # entities the linked ones point to, whose facts are in the graph too
     #: (entity id, relation, inverse) → triples the store holds, for each hub relation cut at
     #: the retriever's ``per_relation`` (what an answer must say it left out)

@@ -33,7 +33,8 @@ from kgcite.retrieve.evidence import (
     Unasked,
     grouped,
 )
-from kgcite.retrieve.question import UNINFORMATIVE, QuestionAnalysis
+from kgcite.retrieve.question import UNINFORMATIVE
+from kgcite.retrieve.reading import Reading
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
 from kgcite.text.lexicon import property_label, stem
 from kgcite.text.values import normalize
@@ -80,43 +81,43 @@ class Deriver:
     def __init__(self, facts: OneHop, *, shown: int = SHOWN) -> None:
         self.facts, self.shown = facts, shown
 
-    def derive(self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity]) -> Derivation | None:
-        form = analysis.form
-        if not entities or len(analysis.parts) > 1:
+    def derive(self, reading: Reading, graph: Subgraph, entities: Sequence[Entity]) -> Derivation | None:
+        form = reading.form
+        if not entities or len(reading.parts) > 1:
             return None
-        relations = set(analysis.asked)
+        relations = set(reading.asked)
         if form.kind == "yesno":
-            return self.yes_no(analysis, graph, entities, relations)
+            return self.yes_no(reading, graph, entities, relations)
         if form.kind == "count":
-            return self.count(analysis, graph, entities[0], relations)
+            return self.count(reading, graph, entities[0], relations)
         if form.kind in ("comparison", "superlative") and form.order is not None:
-            return self.order(analysis, graph, entities, relations, form.order)
+            return self.order(reading, graph, entities, relations, form.order)
         constrained = (
-            len(entities) > 1 and _asks_members(analysis) and (bool(analysis.groups) or _all_values(graph, entities))
+            len(entities) > 1 and _asks_members(reading) and (bool(reading.groups) or _all_values(graph, entities))
         )
         if form.kind == "intersection" or constrained:  # "Which lakes in V flow into the S?": members of both
-            derived = self.common(analysis, graph, entities, relations)
+            derived = self.common(reading, graph, entities, relations)
             return replace(derived, form=Form("intersection")) if derived and constrained else derived
         return None
 
     # -- yes/no --------------------------------------------------------------------------------
     def yes_no(
-        self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
+        self, reading: Reading, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
     ) -> Derivation | None:
         """Yes when a triple of an asked relation joins the subject to the other entity (or the
         value the question gives); no when that relation holds other values; else [NA]."""
         subject, others = entities[0], entities[1:]
         names = {w for e in entities for w in normalize(e.label).split()}
-        literals = [m for m in _LITERAL.findall(analysis.question) if normalize(m) not in names]
+        literals = [m for m in _LITERAL.findall(reading.question) if normalize(m) not in names]
         asked = [t for t in graph.triples if property_key(t.relation) in relations and not t.is_label]
-        words = set(normalize(analysis.question).split())
+        words = set(normalize(reading.question).split())
         if others and words & _SAME and relations:  # "Were A and B designed by the same architect?"
-            return self._same(analysis, entities, asked, relations, by_year="year" in words)
-        if others or _names_more(analysis.question, names):  # a name is claimed: not a date's relation
+            return self._same(reading, entities, asked, relations, by_year="year" in words)
+        if others or _names_more(reading.question, names):  # a name is claimed: not a date's relation
             relations = {r for r in relations if not _dated(r)} or relations
             asked = [t for t in asked if quantity(t.object_value) is None]
         elif literals:  # "Did it open in 1872?", "Was she born in 1870?": a date's or number's relation
-            every = {property_key(r) for r in analysis.relations}  # "born" is also *date of birth*
+            every = {property_key(r) for r in reading.relations}  # "born" is also *date of birth*
             asked = [
                 t
                 for t in graph.triples
@@ -130,36 +131,36 @@ class Deriver:
                 for c in claimants
             ]
             if all(joined):
-                return self._polar(analysis, True, [t for ts in joined for t in ts])
+                return self._polar(reading, True, [t for ts in joined for t in ts])
             unjoined = [c for c, ts in zip(claimants, joined, strict=True) if not ts]
             held = [t for t in asked if t.subject_id in {c.id for c in unjoined}] or [
                 t for t in asked if t.subject_id == target.id
             ]
             subject = unjoined[0]
         else:
-            said = f" {normalize(analysis.question)} "
+            said = f" {normalize(reading.question)} "
             hits = [
                 t
                 for t in held
                 if f" {normalize(t.object_value)} " in said or any(same_value(t.object_value, v) for v in literals)
             ]
             if hits:
-                return self._polar(analysis, True, hits)
-            if held and not literals and not _names_more(analysis.question, names):
+                return self._polar(reading, True, hits)
+            if held and not literals and not _names_more(reading.question, names):
                 return None  # "Was X born?": no value claimed, nothing to say no to
         if held:
-            return self._polar(analysis, False, held)
-        if not others and not literals and not _names_more(analysis.question, names):
+            return self._polar(reading, False, held)
+        if not others and not literals and not _names_more(reading.question, names):
             return None
-        relation = next((r for r in analysis.relations if property_key(r) in relations), None)
+        relation = next((r for r in reading.relations if property_key(r) in relations), None)
         if relation is None:
-            return Derivation(analysis.form, (Unasked(analysis.question, subject.label),), ())
-        gap = Gap(subject.id, subject.label, relation, analysis.parts[0].wh)
-        return Derivation(analysis.form, (gap,), (), ((subject.id, relation),))
+            return Derivation(reading.form, (Unasked(reading.question, subject.label),), ())
+        gap = Gap(subject.id, subject.label, relation, reading.parts[0].wh)
+        return Derivation(reading.form, (gap,), (), ((subject.id, relation),))
 
     def _same(
         self,
-        analysis: QuestionAnalysis,
+        reading: Reading,
         entities: Sequence[Entity],
         asked: list[Triple],
         relations: set[str],
@@ -172,10 +173,10 @@ class Deriver:
         values = {e.id: [t for t in asked if t.subject_id == e.id] for e in entities}
         lacking = [e for e in entities if not values[e.id]]
         if lacking:
-            relation = next(r for r in analysis.relations if property_key(r) in relations)
+            relation = next(r for r in reading.relations if property_key(r) in relations)
             wh = "when" if by_year else "what"
             gaps = tuple(Gap(e.id, e.label, relation, wh) for e in lacking)
-            return Derivation(analysis.form, gaps, (), tuple((e.id, relation) for e in lacking))
+            return Derivation(reading.form, gaps, (), tuple((e.id, relation) for e in lacking))
 
         def key(t: Triple) -> str:
             date = as_kind(t.object_value, "date") if by_year else None
@@ -183,28 +184,26 @@ class Deriver:
 
         shared = set.intersection(*({key(t) for t in ts} for ts in values.values()))
         if shared:
-            return self._polar(analysis, True, [t for ts in values.values() for t in ts if key(t) in shared])
-        return self._polar(analysis, False, [t for ts in values.values() for t in ts])
+            return self._polar(reading, True, [t for ts in values.values() for t in ts if key(t) in shared])
+        return self._polar(reading, False, [t for ts in values.values() for t in ts])
 
-    def _polar(self, analysis: QuestionAnalysis, yes: bool, triples: list[Triple]) -> Derivation:
+    def _polar(self, reading: Reading, yes: bool, triples: list[Triple]) -> Derivation:
         verdict = "yes" if yes else "no"
         return Derivation(
-            analysis.form, grouped(triples), tuple(triples), (), (verdict,), _members(triples), verdict=verdict
+            reading.form, grouped(triples), tuple(triples), (), (verdict,), _members(triples), verdict=verdict
         )
 
     # -- count ---------------------------------------------------------------------------------
-    def count(
-        self, analysis: QuestionAnalysis, graph: Subgraph, topic: Entity, relations: set[str]
-    ) -> Derivation | None:
+    def count(self, reading: Reading, graph: Subgraph, topic: Entity, relations: set[str]) -> Derivation | None:
         """The members an asked relation links to the topic, each cited, then their number. A
         relation that holds the number itself ("number of platforms: 6") is looked up instead."""
         if not relations:
             return None
         found = _linked(graph, topic, relations)
         if not found:
-            relation = analysis.relations[0]
+            relation = reading.relations[0]
             gap = Gap(topic.id, topic.label, relation, "what")
-            return Derivation(analysis.form, (gap,), (), ((topic.id, relation),))
+            return Derivation(reading.form, (gap,), (), ((topic.id, relation),))
         if len(found) == 1 and quantity(found[0].object_value) is not None and found[0].subject_id == topic.id:
             return None  # the graph states the number: a lookup answers it
         ends = list(dict.fromkeys(_far(t, topic.id) for t in found))
@@ -213,13 +212,13 @@ class Deriver:
         if len(ends) > self.shown:
             # cites nothing itself: the conclusion cites every counted member (all are in --json)
             items.append(More(len(ends) - self.shown))
-        items.append(Counted(len(ends), analysis.form.noun, tuple(found)))
-        return Derivation(analysis.form, tuple(items), tuple(found), (), (str(len(ends)),), _members(found, topic.id))
+        items.append(Counted(len(ends), reading.form.noun, tuple(found)))
+        return Derivation(reading.form, tuple(items), tuple(found), (), (str(len(ends)),), _members(found, topic.id))
 
     # -- comparison and superlative ------------------------------------------------------------
     def order(
         self,
-        analysis: QuestionAnalysis,
+        reading: Reading,
         graph: Subgraph,
         entities: Sequence[Entity],
         relations: set[str],
@@ -240,7 +239,7 @@ class Deriver:
         facts = {m.id: [t for t in self._about(m) if as_kind(t.object_value, order.kind) is not None] for m in members}
         relation = _choose(facts, relations, order)
         if relation is None:
-            return Derivation(analysis.form, (NoMeasure(order.kind, tuple(m.label for m in members)),), ())
+            return Derivation(reading.form, (NoMeasure(order.kind, tuple(m.label for m in members)),), ())
         valued = {m.id: [t for t in facts[m.id] if property_key(t.relation) == property_key(relation)] for m in members}
         best: dict[str, Triple] = {}
         for m in members:
@@ -262,15 +261,13 @@ class Deriver:
         superlative = len(members) > 2 or bool(set_triples)  # "older" of two, "the oldest" of more
         cited = set_triples + compared
         if ranked is None or len(compared) < 2 or (absent and len(entities) > 1 and len(members) == 2):
-            return Derivation(analysis.form, tuple(items), tuple(cited), tuple(absent), (), _members(cited))
+            return Derivation(reading.form, tuple(items), tuple(cited), tuple(absent), (), _members(cited))
         polar = None
-        if analysis.form.polar:
+        if reading.form.polar:
             polar = set(ranked.winners) == {entities[0].label}
         items.append(Ordered(tuple(ranked.winners), order, superlative, polar, bool(absent), tuple(cited)))
         predicted = ("yes" if polar else "no",) if polar is not None else ranked.winners
-        return Derivation(
-            analysis.form, tuple(items), tuple(cited), tuple(absent), tuple(predicted), _members(compared)
-        )
+        return Derivation(reading.form, tuple(items), tuple(cited), tuple(absent), tuple(predicted), _members(compared))
 
     def _about(self, entity: Entity) -> list[Triple]:
         """A member's own facts, from the store: retrieval holds only how it links to the topic."""
@@ -278,7 +275,7 @@ class Deriver:
 
     # -- intersection and constraint -----------------------------------------------------------
     def common(
-        self, analysis: QuestionAnalysis, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
+        self, reading: Reading, graph: Subgraph, entities: Sequence[Entity], relations: set[str]
     ) -> Derivation | None:
         """The entities an asked relation links to every named one ("designed both A and B",
         "stations the railway operates that are located in Vellmoor")."""
@@ -286,27 +283,25 @@ class Deriver:
         if len(anchors) < 2:
             return None
         linked = {a.id: _linked(graph, a, relations or _all(graph)) for a in anchors}
-        if (
-            analysis.form.kind != "intersection"
-        ):  # "lakes *in* Valdmark that flow into the Sael": "in" names no relation
+        if reading.form.kind != "intersection":  # "lakes *in* Valdmark that flow into the Sael": "in" names no relation
             linked = {
                 a: ts or _linked(graph, next(e for e in anchors if e.id == a), _all(graph)) for a, ts in linked.items()
             }
         missing = [a for a in anchors if not linked[a.id]]
         if missing:
-            if analysis.form.kind != "intersection":
+            if reading.form.kind != "intersection":
                 return None  # a lookup naming two entities: answered as before
-            relation = analysis.relations[0] if analysis.relations else None
+            relation = reading.relations[0] if reading.relations else None
             if relation is None:
                 return None
-            gaps = tuple(Gap(a.id, a.label, relation, analysis.parts[0].wh) for a in missing)
-            return Derivation(analysis.form, gaps, (), tuple((a.id, relation) for a in missing))
+            gaps = tuple(Gap(a.id, a.label, relation, reading.parts[0].wh) for a in missing)
+            return Derivation(reading.form, gaps, (), tuple((a.id, relation) for a in missing))
         sets = [{_end(t, a.id) for t in linked[a.id]} for a in anchors]
         shared = set.intersection(*sets) - {a.id for a in anchors}
-        if not shared and analysis.form.kind != "intersection":
+        if not shared and reading.form.kind != "intersection":
             if _all_values(graph, anchors):
                 # "Which midfielders play for Harrowdene FC?": both named are values, and none links to both
-                return Derivation(analysis.form, (NoneShared(tuple(a.label for a in anchors)),), ())
+                return Derivation(reading.form, (NoneShared(tuple(a.label for a in anchors)),), ())
             return None
         cited = (
             [t for a in anchors for t in linked[a.id] if _end(t, a.id) in shared]
@@ -316,7 +311,7 @@ class Deriver:
         members = list(dict.fromkeys(_far(t, a.id) for a in anchors for t in linked[a.id] if _end(t, a.id) in shared))
         shared_item = Shared(tuple(members), tuple(a.label for a in anchors), tuple(cited))
         items: tuple[Item, ...] = (*grouped(cited), shared_item)
-        return Derivation(analysis.form, items, tuple(cited), (), tuple(members), _members(cited))
+        return Derivation(reading.form, items, tuple(cited), (), tuple(members), _members(cited))
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -343,9 +338,9 @@ def _all(graph: Subgraph) -> set[str]:
 _LIST = re.compile(r"^\s*(?:name|list|give|show)\b", re.IGNORECASE)
 
 
-def _asks_members(analysis: QuestionAnalysis) -> bool:
+def _asks_members(reading: Reading) -> bool:
     """ "Who/which/what …?" or "Name the …": the answer is the things that meet every condition."""
-    return analysis.parts[0].wh in ("which", "what", "who", "whom") or bool(_LIST.match(analysis.question))
+    return reading.parts[0].wh in ("which", "what", "who", "whom") or bool(_LIST.match(reading.question))
 
 
 def _all_values(graph: Subgraph, entities: Sequence[Entity]) -> bool:

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
-from kgcite.retrieve.question import QuestionAnalysis, summary_relations
+from kgcite.retrieve.question import summary_relations
+from kgcite.retrieve.reading import Reading
 from kgcite.text.kinds import fits, name_kind
 from kgcite.text.lexicon import PRONOUNS, AnswerKind
 from kgcite.text.values import normalize
@@ -106,7 +107,7 @@ def _one_entity(triples: Sequence[Triple]) -> Entity | None:
 
 
 def select(
-    analysis: QuestionAnalysis,
+    reading: Reading,
     graph: Subgraph,
     entities: Sequence[Entity],
     mentions: dict[str, str] | None = None,
@@ -129,7 +130,7 @@ def select(
     current = entities[0]
     done: set[tuple[str, tuple[str, ...]]] = set()
     answer: Entity | None = None  # the one entity a "who" part answered: what a later "he" refers to
-    for part in analysis.parts:
+    for part in reading.parts:
         named = _part_entity(part.text, entities, mentions, current)
         if answer is not None and named == current and _refers_back(part.text):
             named = answer  # "Who designed X and where was he born?": he is X's designer
@@ -167,7 +168,7 @@ def select(
                 walked = _one_entity(found[0][2]) if len(found) == 1 else None
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
-    if analysis.summary:
+    if reading.summary:
         for entity in entities if not items else entities[:1]:
             rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)
             for facts in listed(_about(graph, entity, rels, incoming=False), notes, max_listed, held):

@@ -419,7 +419,7 @@ class PathReasoner:
 
     def answer(self, question: str, topics: Sequence[Entity], must_walk: AbstractSet[str] = frozenset()) -> PathResult:
         """The best walked chain clearing the threshold, and its answers. ``must_walk``: relations
-        the question reader found asked (:attr:`~kgcite.retrieve.question.QuestionAnalysis.relations`);
+        the question reader found asked (:attr:`~kgcite.retrieve.reading.Reading.relations`);
         when given, only a chain walking one of them may answer ("What town is the club of X
         from?" names ``home city``: X's club, however alike, is not the answer)."""
         t0 = time.perf_counter()

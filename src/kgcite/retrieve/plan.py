@@ -28,7 +28,7 @@ from kgcite.retrieve.evidence import Chain, Derivation, Evidence, Lacking, Looku
 from kgcite.retrieve.lookup import MAX_LISTED, select
 from kgcite.retrieve.paths import Chain as Hops
 from kgcite.retrieve.paths import PathReasoner, PathResult
-from kgcite.retrieve.question import QuestionAnalysis
+from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.text.kinds import fits
 from kgcite.text.lexicon import SHARING, AnswerKind
@@ -72,7 +72,7 @@ def chain_answers(
     return not (standing_in and turns_back(chain, asked) and not asks_sharing(question))
 
 
-def wants_chain(analysis: QuestionAnalysis, *, gaps: bool) -> bool:
+def wants_chain(reading: Reading, *, gaps: bool) -> bool:
     """Whether the graph search runs at all: only when the reading asks for a chain. It does when
     the question names more relations than one hop walks, when a part is named by no relation
     word ("the engineer of X") or says words no relation explains ("the *same* director", "what
@@ -80,11 +80,11 @@ def wants_chain(analysis: QuestionAnalysis, *, gaps: bool) -> bool:
     lacks may be reached further on). A one-part question whose one named relation the topic
     holds is answered by that fact, without a search: most of a cold ``ask``'s time was a search
     whose result was thrown away."""
-    if analysis.summary or len(analysis.parts) != 1:
+    if reading.summary or len(reading.parts) != 1:
         return False
-    part = analysis.parts[0]
+    part = reading.parts[0]
     unexplained = bool(part.rest)  # "what *types* are the movies written by X", "*co*-directors of X"
-    return gaps or part.open or unexplained or len(part.groups) > 1 or analysis.form.kind != "lookup"
+    return gaps or part.open or unexplained or len(part.groups) > 1 or reading.form.kind != "lookup"
 
 
 @dataclass(frozen=True)
@@ -130,10 +130,10 @@ class Planner:
     def deriver(self, deriver: Deriver) -> None:
         self._deriver = deriver
 
-    def reading(self, retrieval: Retrieval) -> QuestionAnalysis:
+    def reading(self, retrieval: Retrieval) -> Reading:
         """What the question asks: the retrieval's reading, or one made now (a retrieval built by
         hand, as the experiments do, comes without)."""
-        return retrieval.analysis or self.retriever.analyzer.analyse(
+        return retrieval.reading or self.retriever.analyzer.analyse(
             retrieval.question, [le.mention for le in retrieval.linked]
         )
 
@@ -167,13 +167,13 @@ class Planner:
     def derive(self, retrieval: Retrieval) -> Derivation | None:
         """The derivation of a yes/no, count, comparison, superlative or intersection question,
         or None (a lookup, or a form the facts cannot decide)."""
-        analysis = self.reading(retrieval)
-        if analysis.form.kind == "lookup" and len({le.mention for le in retrieval.linked}) < 2:
+        reading = self.reading(retrieval)
+        if reading.form.kind == "lookup" and len({le.mention for le in retrieval.linked}) < 2:
             return None  # namesakes of one mention are one topic, not two to intersect
         said = retrieval.question.lower()
         # in the order the question names them: "Is A deeper than B?" asks about A
         linked = sorted(retrieval.linked, key=lambda le: said.find(le.mention.lower()) % (len(said) + 1))
-        done = self.deriver.derive(analysis, retrieval.graph, [le.entity for le in linked])
+        done = self.deriver.derive(reading, retrieval.graph, [le.entity for le in linked])
         if done is not None and _reads_a_cut(done, retrieval):
             return None  # a count or comparison of a hub's relation would rest on part of it
         return done
@@ -200,20 +200,20 @@ class Planner:
         lookup; so do namesakes, each answered by its own facts rather than one walk from all."""
         if self._paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
             return None
-        analysis = self.reading(retrieval)
-        if not wants_chain(analysis, gaps=lookup.gaps):
+        reading = self.reading(retrieval)
+        if not wants_chain(reading, gaps=lookup.gaps):
             log.info("no graph search: the question asks one hop its topic holds")
             return None
         if self.paths is None:
             return None
         # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
         # path through *topic's main category* that happens to score well is no answer to it
-        asked = set() if analysis.summary else set(analysis.relations)
+        asked = set() if reading.summary else set(reading.relations)
         result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
         if result.best is None or not result.answers:
             return None
-        kind = analysis.parts[0].kind
-        named = {property_key(r) for r in analysis.relations}
+        kind = reading.parts[0].kind
+        named = {property_key(r) for r in reading.relations}
         if not chain_answers(
             retrieval.question, result.best.chain, result.predicted(), kind, standing_in=lookup.gaps, asked=named
         ):

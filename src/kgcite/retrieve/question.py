@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
-from kgcite.kg.keys import LABEL_PROPERTY, property_key, relation_words
+from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
-from kgcite.text.forms import Form, read_form
+from kgcite.retrieve.reading import AskedPart, Reading
+from kgcite.text.forms import read_form
 from kgcite.text.kinds import kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import (
     PRONOUNS,
@@ -176,69 +177,6 @@ _NOT_CONTENT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class AskedPart:
-    """One part of a question: its text, what it asks for, its wh-word.
-
-    ``groups``: one group per thing asked, each the relations (graph spelling) the same question
-    words can mean ("languages" → *in language*, *languages spoken*): an answer states those the
-    entity has, and flags the first when it has none."""
-
-    text: str
-    groups: tuple[tuple[str, ...], ...]
-    wh: str | None = None
-    open: bool = False  # asks something no relation of the graph names ("Who produced X?")
-    kind: AnswerKind = "any"  # the kind of value wanted: a "when" is answered by a date or not at all
-    rest: tuple[str, ...] = ()  # content words no relation explains ("types", "co"): a longer chain may
-
-    @property
-    def relations(self) -> tuple[str, ...]:
-        return tuple(r for g in self.groups for r in g)
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionAnalysis:
-    question: str
-    parts: tuple[AskedPart, ...]
-    summary: bool
-    form: Form = field(
-        default_factory=Form
-    )  # lookup, or what is derived from the facts: yes/no, a count, an order, what is common
-
-    @property
-    def relations(self) -> tuple[str, ...]:
-        """Every asked relation, in question order, once."""
-        return tuple(dict.fromkeys(r for p in self.parts for r in p.relations))
-
-    @property
-    def groups(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(dict.fromkeys(g for p in self.parts for g in p.groups))
-
-    @property
-    def asked(self) -> frozenset[str]:
-        """The asked relations (keys) a derivation counts, compares or checks: each group narrowed
-        to those whose name's words the question says most fully ("How many stations does R
-        operate?" asks ``operates``, not ``operated_by``: its "by" is not said); both stay where
-        the question says both."""
-        said = {stem(w) for w in normalize(self.question).split()}
-        out: set[str] = set()
-        for group in self.groups:
-            unsaid = {r: sum(stem(w) not in said for w in normalize(relation_words(r)).split()) for r in group}
-            fewest = min(unsaid.values())
-            out |= {property_key(r) for r, n in unsaid.items() if n == fewest}
-        return frozenset(out)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "form": self.form.kind,
-            "summary": self.summary,
-            "parts": [
-                {"text": p.text, "relations": [list(g) for g in p.groups], "open": p.open, "kind": p.kind}
-                for p in self.parts
-            ],
-        }
-
-
 _SUBJECT_WH = re.compile(r"^\s*(?:who|which|what)\b", re.IGNORECASE)
 _AUX_START = re.compile(r"^\s*(?:did|was|is|were|are|has|had)\b", re.IGNORECASE)
 
@@ -294,7 +232,7 @@ class QuestionAnalyzer:
         self._embedder: Embedder | None = None
         self._label_vecs: np.ndarray | None = None
 
-    def analyse(self, question: str, names: Sequence[str] = ()) -> QuestionAnalysis:
+    def analyse(self, question: str, names: Sequence[str] = ()) -> Reading:
         """``names``: entity mentions, whose words are not read as relation cues."""
         masked = {w for n in names for w in normalize(n).split()}
         parts, bare = [], False
@@ -327,7 +265,7 @@ class QuestionAnalyzer:
                 for p in parts
             ]
         summary = summary and form.kind == "lookup"  # "Which is older, A or B?" names no relation and wants no summary
-        return QuestionAnalysis(question, tuple(parts), summary, form)
+        return Reading(question, tuple(parts), summary, form)
 
     def _relations(
         self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any"

@@ -68,7 +68,7 @@ class KGRetriever:
         out = []
         for question, linked in zip(questions, links, strict=True):
             t1 = time.perf_counter()
-            analysis = self.analyzer.analyse(
+            reading = self.analyzer.analyse(
                 question, [le.mention for le in linked] + [le.entity.label for le in linked]
             )
             hops = {le.entity.id: capped_one_hop(self.store, le.entity.id, self.per_relation) for le in linked}
@@ -79,7 +79,7 @@ class KGRetriever:
             graph = Subgraph.merge(h.graph for h in hops.values())
             cut = {(e, r, inv): n for e, h in hops.items() for (r, inv), n in h.cut.items()}
             timings = Timings({"link": link_s, "retrieve": time.perf_counter() - t1})
-            out.append(Retrieval(question, tuple(linked), graph, timings, analysis, tuple(near), cut))
+            out.append(Retrieval(question, tuple(linked), graph, timings, reading, tuple(near), cut))
         return out
 
     def _given(self, question: str, topics: Sequence[str | Entity], strict: bool) -> list[LinkedEntity]:
