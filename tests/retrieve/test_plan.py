@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from kgcite.retrieve.paths import Step
-from kgcite.retrieve.plan import chain_answers, turns_back, wants_chain
+from kgcite.kg import EmbeddedStore
+from kgcite.models.ner import SpacyNER
+from kgcite.retrieve.evidence import Chain, Counted, Derivation, Evidence, Facts, Gap, Lacking, Lookup, Unasked
+from kgcite.retrieve.linking import EntityLinker
+from kgcite.retrieve.path_scorers import ZeroShotPathScorer
+from kgcite.retrieve.paths import PathReasoner, Step
+from kgcite.retrieve.plan import Planner, chain_answers, turns_back, wants_chain
 from kgcite.retrieve.question import QuestionAnalyzer, split_parts
+from kgcite.retrieve.retriever import KGRetriever
 
 pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
@@ -53,3 +61,64 @@ def test_a_second_verb_of_the_asked_subject_is_a_condition_not_a_part() -> None:
     ]
     assert split_parts("When was X born and where did he die?") == ["When was X born", "where did he die"]
     assert split_parts("Who founded X and is he alive?") == ["Who founded X", "is he alive"]
+
+
+# -- the plan's branches, over a user's graph (topics given: no linking model) ---------------------
+
+PUBLISHING = Path(__file__).resolve().parents[1] / "data" / "publishing.tsv"
+
+
+@pytest.fixture(scope="module")
+def planner() -> Planner:
+    store = EmbeddedStore()
+    store.load(PUBLISHING)
+    retriever = KGRetriever(store, EntityLinker(store, SpacyNER()))  # the NER model loads only to link
+    search = PathReasoner(store, ZeroShotPathScorer(store.relations()))
+    return Planner(retriever, search)
+
+
+def plan(planner: Planner, question: str, *topics: str) -> Evidence:
+    return planner.plan(planner.retriever.retrieve_many([question], [list(topics)], strict=False)[0])
+
+
+def test_a_relation_the_topic_holds_is_a_lookup_of_its_facts(planner: Planner) -> None:
+    evidence = plan(planner, "When was Marsh & Cole founded?", "Marsh & Cole")
+    assert isinstance(evidence, Lookup) and not evidence.gaps
+    assert [(f.relation, [t.object_value for t in f.triples]) for f in evidence.items if isinstance(f, Facts)] == [
+        ("yearFounded", ["1887"])
+    ]
+    assert set(evidence.timings) == {"plan"}  # no search ran
+
+
+def test_a_relation_the_topic_lacks_is_a_gap_never_another_relation(planner: Planner) -> None:
+    evidence = plan(planner, "When was Ottilie Greyfen born?", "Ottilie Greyfen")  # born in Eldmoor: no date
+    assert isinstance(evidence, Lookup) and evidence.gaps and not evidence.found
+    assert all(isinstance(i, (Gap, Unasked)) for i in evidence.items), evidence.items
+
+
+def test_a_count_is_a_derivation_with_its_conclusion(planner: Planner) -> None:
+    evidence = plan(planner, "How many books did Marsh & Cole publish?", "Marsh & Cole")
+    assert isinstance(evidence, Derivation)
+    counted = [i for i in evidence.items if isinstance(i, Counted)]
+    assert len(counted) == 1 and evidence.predicted == (str(counted[0].n),) and counted[0].n >= 3
+
+
+def test_no_topic_found_is_lacking(planner: Planner) -> None:
+    evidence = plan(planner, "When was Nowhere Press founded?", "Nowhere Press")
+    assert isinstance(evidence, Lacking) and evidence.linked == ()
+
+
+def test_each_relation_named_is_walked_in_order_within_a_lookup(planner: Planner) -> None:
+    evidence = plan(planner, "Where was the author of The Salt Orchard born?", "The Salt Orchard")
+    assert isinstance(evidence, Lookup) and [t.relation for t in evidence.steps] == ["writtenBy"]
+    assert [(f.subject, f.relation) for f in evidence.items if isinstance(f, Facts)][-1] == (
+        "Samuel Idris (novelist)",
+        "born in",
+    )
+
+
+def test_a_chain_the_lookup_cannot_walk_is_searched_for(planner: Planner) -> None:
+    evidence = plan(planner, "In which city is the publisher of The Salt Orchard based?", "The Salt Orchard")
+    assert isinstance(evidence, Chain) and evidence.result.best is not None
+    assert [s.relation for s in evidence.result.best.chain] == ["publishedBy", "cityOfHQ"]
+    assert evidence.result.predicted()[:1] == ["Brackenford"] and {"plan", "paths"} <= set(evidence.timings)
