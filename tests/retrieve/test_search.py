@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import resource
+import socket
 import threading
 import time
 import urllib.parse
@@ -31,6 +32,7 @@ class _Web(BaseHTTPRequestHandler):
     robots: ClassVar[tuple[int, str]] = (404, "")  # status and body of /robots.txt
     robots_reads = 0
     extra: ClassVar[list[str]] = []  # paths a search also returns
+    robots_to = ""  # where /robots.txt redirects, if anywhere
 
     def do_GET(self) -> None:
         url = urllib.parse.urlparse(self.path)
@@ -45,6 +47,30 @@ class _Web(BaseHTTPRequestHandler):
                 except OSError:
                     return
                 time.sleep(0.5)
+            return
+        if url.path == "/drip-headers.html":  # the status line and headers a byte every half second
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Slow: " + b"y" * 400:
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.5)
+            return
+        if url.path.startswith("/slow-hop/"):  # a chain of redirects, each answered after 1.5 s
+            n = int(url.path.rsplit("/", 1)[1])
+            time.sleep(1.5)
+            self.send_response(302)
+            self.send_header("Location", f"/slow-hop/{n + 1}" if n < 9 else "/crane.html")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if url.path == "/to" or (url.path == "/robots.txt" and type(self).robots_to):
+            target = urllib.parse.parse_qs(url.query).get("u", [type(self).robots_to])[0]
+            self.send_response(302)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         if url.path == "/robots.txt":
             type(self).robots_reads += 1
@@ -99,6 +125,7 @@ class _Web(BaseHTTPRequestHandler):
 @pytest.fixture()
 def web() -> Iterator[str]:
     _Web.queries, _Web.pages, _Web.robots, _Web.robots_reads, _Web.extra = [], 0, (404, ""), 0, []
+    _Web.robots_to = ""
     server = ThreadingHTTPServer(("127.0.0.1", free_port()), _Web)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
@@ -158,7 +185,7 @@ def test_robots_txt_is_obeyed(web: str, embedder: OnnxMiniLM) -> None:
 @pytest.mark.parametrize(("status", "allowed"), [(404, True), (403, False), (500, False)])
 def test_robots_txt_errors(web: str, status: int, allowed: bool) -> None:
     _Web.robots = (status, "")
-    assert RobotsRules().allowed(f"{web}/crane.html") is allowed
+    assert RobotsRules().allowed(f"{web}/crane.html", LOCAL) is allowed
 
 
 def test_internal_addresses_are_refused_unless_allowed(web: str, embedder: OnnxMiniLM) -> None:
@@ -226,3 +253,90 @@ def test_a_huge_local_file_is_read_only_up_to_the_cap(tmp_path: Path) -> None:
     doc = read_local(big)
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KB
     assert doc.text.startswith("Stephen Crane died in Badenweiler.") and len(doc.text) <= MAX_TEXT
+
+
+# -- the address check where the client connects ---------------------------------------------
+
+
+class _Secret(BaseHTTPRequestHandler):
+    """An internal service on 127.0.0.2: every request it gets is a leak."""
+
+    hits = 0
+
+    def do_GET(self) -> None:
+        type(self).hits += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(SECRET)))
+        self.end_headers()
+        self.wfile.write(SECRET)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def secret() -> Iterator[int]:
+    _Secret.hits = 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.2", 0))
+        port = int(probe.getsockname()[1])
+    server = ThreadingHTTPServer(("127.0.0.2", port), _Secret)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield port
+    server.shutdown()
+
+
+def spellings(port: int) -> list[str]:
+    """127.0.0.2 as an attacker writes it: percent-encoded, decimal, octal, hex, short, IPv6-mapped, user info."""
+    hosts = ["%31%32%37.0.0.2", "2130706434", "0177.0.0.2", "0x7f.0.0.2", "127.2", "[::ffff:127.0.0.2]", "a@127.0.0.2"]
+    return [f"http://{h}:{port}/secret.html" for h in hosts]
+
+
+def test_every_spelling_of_an_internal_address_is_refused_on_the_first_hop(secret: int) -> None:
+    for url in [*spellings(secret), "http://loc%61lhost/x", "http://[fe80::1%25lo]/x", "http://localhost./x"]:
+        with pytest.raises(ValueError, match="refused"):
+            fetch_url(url, timeout=3)  # no policy given: no internal address either
+    for url in spellings(secret):
+        with pytest.raises(ValueError, match="127.0.0.2"):
+            fetch_url(url, timeout=3, policy=LOCAL)  # 127.0.0.1 allowed: 127.0.0.2 is not
+    assert _Secret.hits == 0
+
+
+def test_every_spelling_is_refused_on_a_redirect_and_for_robots(web: str, secret: int) -> None:
+    for target in spellings(secret):
+        with pytest.raises(ValueError, match="refused"):
+            fetch_url(f"{web}/to?u={urllib.parse.quote(target)}", timeout=3, policy=LOCAL)
+    _Web.robots_to = spellings(secret)[0]  # robots.txt redirects to the internal service
+    rules = RobotsRules()
+    with pytest.raises(ValueError, match="robots.txt"):
+        fetch_url(f"{web}/crane.html", timeout=3, robots=rules, policy=LOCAL)  # refused redirect: site forbidden
+    assert _Secret.hits == 0 and _Web.pages == 0
+
+
+def test_cli_never_quotes_a_page_behind_an_encoded_host(web: str, secret: int) -> None:
+    """A search result written ``%31%32%37.0.0.2`` once reached the internal page through `ask`."""
+    _Web.extra = [f"/to?u={urllib.parse.quote(spellings(secret)[0])}"]
+    res = kgcite(
+        "ask", "Where did Stephen Crane die?", "--source", "docs", "--search-url", web, "--no-cache",
+        "--allow-fetch", "127.0.0.1",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "INTERNAL-SECRET" not in res.stdout and _Secret.hits == 0
+    assert "127.0.0.2 is an internal address" in res.stderr
+
+
+def test_a_page_that_drips_its_headers_is_cut_off_at_the_deadline(web: str) -> None:
+    """The socket timeout waited per byte of headers: the CLI was still waiting at 150 s."""
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError, match="did not arrive within the fetch deadline"):
+        fetch_url(f"{web}/drip-headers.html", timeout=2, policy=LOCAL)
+    assert time.monotonic() - t0 < 4
+
+
+def test_a_chain_of_slow_redirects_shares_one_deadline(web: str) -> None:
+    """Nine redirects of 1.5 s each took 74.7 s against a 10 s timeout per request."""
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError, match="did not arrive within the fetch deadline"):
+        fetch_url(f"{web}/slow-hop/1", timeout=3, policy=LOCAL)
+    assert time.monotonic() - t0 < 5

@@ -25,6 +25,7 @@ from typing import Protocol, runtime_checkable
 from kgcite.errors import InputError
 from kgcite.models.cache import cache_write, open_cache
 from kgcite.retrieve.documents.addresses import AddressPolicy
+from kgcite.retrieve.documents.guarded import Deadline, opener
 from kgcite.retrieve.documents.html import html_to_text, looks_like_html
 from kgcite.retrieve.documents.model import Document
 
@@ -86,36 +87,44 @@ class RobotsRules:
         self._site_locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def allowed(self, url: str) -> bool:
+    def allowed(self, url: str, policy: AddressPolicy | None = None) -> bool:
+        """Whether the site's rules let kgcite fetch ``url``; robots.txt is read under ``policy``
+        (the page's own: its redirects reach no internal host either)."""
         parts = urllib.parse.urlsplit(url)
         site = f"{parts.scheme}://{parts.netloc}"
         with self._lock:
             site_lock = self._site_locks.setdefault(site, threading.Lock())
         with site_lock:  # pages of one site fetched in parallel wait for one read of its rules
             if site not in self._sites:
-                self._sites[site] = self._read(site)
+                self._sites[site] = self._read(site, policy or AddressPolicy())
             rules = self._sites[site]
         return rules.can_fetch(self.user_agent, url)
 
-    def _read(self, site: str) -> urllib.robotparser.RobotFileParser:
+    def _read(self, site: str, policy: AddressPolicy) -> urllib.robotparser.RobotFileParser:
         """As crawlers do: 401/403 or a server error forbid the site, another 4xx or no answer
-        means no rules (the page fetch then reports its own error)."""
+        means no rules (the page fetch then reports its own error). A robots.txt that redirects
+        to an address the policy refuses forbids the site."""
         url = f"{site}/robots.txt"
         rules = urllib.robotparser.RobotFileParser(url)
         req = urllib.request.Request(url, headers={"User-Agent": self.user_agent})
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                raw = read_before(resp, time.monotonic() + self.timeout, url, 500_000)
+            with Deadline(self.timeout) as deadline, _opener(policy, deadline).open(req) as resp:
+                raw = read_before(resp, deadline.end, url, 500_000)
+                if deadline.expired:
+                    raise TimeoutError(f"{url}: robots.txt did not arrive within the fetch deadline")
                 rules.parse(raw.decode("utf-8", errors="replace").splitlines())
         except urllib.error.HTTPError as exc:  # rules written out, not the parser's private flags
             rules.parse(["User-agent: *", "Disallow: /"] if exc.code in (401, 403) or exc.code >= 500 else [])
-        except OSError:
+        except ValueError:
+            rules.parse(["User-agent: *", "Disallow: /"])
+        except (OSError, http.client.HTTPException):
             rules.parse([])
         return rules
 
 
 class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
-    """Every redirect hop passes the address policy before it is followed."""
+    """Every redirect hop passes the address policy before it is followed (http and https only:
+    the connection is checked again where it is made)."""
 
     def __init__(self, policy: AddressPolicy) -> None:
         self.policy = policy
@@ -127,23 +136,41 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
+def _opener(policy: AddressPolicy, deadline: Deadline) -> urllib.request.OpenerDirector:
+    out = opener(policy, deadline)
+    out.add_handler(_CheckedRedirects(policy))
+    return out
+
+
 def fetch_url(
     url: str, timeout: float = 10.0, robots: RobotsRules | None = None, policy: AddressPolicy | None = None
 ) -> Document:
-    """A web page as a document; with ``robots``, only when the site's robots.txt allows it; with
-    ``policy``, never from an internal address, on any redirect hop either."""
-    if policy is not None:
-        policy.check(url)
-    if robots is not None and not robots.allowed(url):
+    """A web page as a document; with ``robots``, only when the site's robots.txt allows it; never
+    from an internal address ``policy`` (default: none allowed) does not allow, on any redirect hop
+    or robots.txt either. The
+    whole fetch (connecting, headers, redirects, body) has ``timeout`` seconds."""
+    policy = policy or AddressPolicy()
+    policy.check(url)
+    if robots is not None and not robots.allowed(url, policy):
         raise ValueError(f"{url}: disallowed by the site's robots.txt for {robots.user_agent.split('/')[0]}")
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    opener = urllib.request.build_opener(*([_CheckedRedirects(policy)] if policy is not None else []))
-    deadline = time.monotonic() + timeout
-    with opener.open(req, timeout=timeout) as resp:
-        kind = resp.headers.get_content_type()
-        if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
-            raise ValueError(f"{url}: content type {kind} is not a text page")
-        raw = read_before(resp, deadline, url).decode(resp.headers.get_content_charset() or "utf-8", errors="replace")
+    with Deadline(timeout) as deadline:
+        try:
+            with _opener(policy, deadline).open(req, timeout=timeout) as resp:
+                kind = resp.headers.get_content_type()
+                if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
+                    raise ValueError(f"{url}: content type {kind} is not a text page")
+                charset = resp.headers.get_content_charset() or "utf-8"
+                body = read_before(resp, deadline.end, url)
+                if deadline.expired:  # the connection was shut at the deadline: what came is not the page
+                    raise TimeoutError(f"{url}: the page did not arrive within the fetch deadline")
+                raw = body.decode(charset, errors="replace")
+        except (OSError, http.client.HTTPException) as exc:
+            if deadline.passed:
+                raise TimeoutError(f"{url}: the page did not arrive within the fetch deadline") from exc
+            if isinstance(exc, OSError):
+                raise
+            raise OSError(f"{url}: {exc!r}") from exc
     return parse(url, raw, as_html=kind != "text/plain")
 
 
