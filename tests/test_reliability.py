@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from kgcite.jsonl import appending
 from tests.helpers import kgcite, kgcite_cmd, resize_disk
 
@@ -372,3 +374,45 @@ def test_a_store_being_loaded_is_not_read_as_empty(tmp_path: Path) -> None:
         load.wait(timeout=300)
     done = kgcite("retrieve", "tog-e", "--kg", str(store), "--question", "Where was Person 7 born?", "--json")
     assert done.returncode == 0 and "Town 7" in done.stdout, done.stderr
+
+
+def test_a_value_kgcite_cannot_read_is_unreadable_not_an_error(tmp_path: Path) -> None:
+    """A date in another script's digits (`April 12 ፩፪፫`) or with a year of 5,000 digits reached
+    ``int()``: a traceback in `ask`, and in `serve` the other questions of the batch got 500. Such
+    a value is no date: the comparison ranks what it can read and says `[NA]` for the rest."""
+    graph = tmp_path / "bridges.tsv"
+    graph.write_text(
+        f"Old Bridge\topened\tApril 12 ፩፪፫\nNew Bridge\topened\t1902\nLong Bridge\topened\tMay 3 {'1' * 5000}\n",
+        encoding="utf-8",
+    )
+    for question in (
+        "Which bridge is older, Old Bridge or New Bridge?",
+        "Which bridge is older, Long Bridge or New Bridge?",
+    ):
+        res = kgcite("ask", "--json", "--kg", str(graph), question)
+        assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-1500:]
+        record = json.loads(res.stdout)
+        assert "[NA]" in record["answer"] and ["New Bridge", "opened", "1902"] in record["citations"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ask", "x", "--timeout", "0"),
+        ("ask", "x", "--timeout", "-5"),
+        ("ask", "x", "--timeout", "nan"),
+        ("ask", "x", "--timeout", "inf"),
+        ("serve", "--port", "99999"),
+        ("serve", "--port", "-1"),
+        ("retrieve", "tog-e", "x", "--max-neighbours", "0"),
+        ("ask", "x", "--quotes", "0"),
+        ("run", "--limit", "-1"),
+        ("kg", "show", "x", "--limit", "0"),
+    ],
+)
+def test_an_impossible_number_is_a_one_line_usage_error(args: tuple[str, ...]) -> None:
+    """`--timeout 0|-5|nan` raised a ValueError traceback, `--timeout inf` never timed out, `serve
+    --port 99999` an OverflowError; `--quotes 0` and `--limit -1` were taken silently."""
+    res = kgcite(*args)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr[-1500:]
+    assert f"error: argument {args[-2]}" in res.stderr.strip().splitlines()[-1]

@@ -432,7 +432,7 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
         action="store_true",
         help="--out exists but is not kgcite's answers: move it to FILE.bak (FILE.bak.1… if that exists) and start afresh",
     )
-    rn.add_argument("--limit", type=int, help="only the first N items")
+    rn.add_argument("--limit", type=positive_int, help="only the first N items")
     rn.add_argument("--batch-size", type=positive_int, default=8, help="questions per batch (default 8)")
     model_options(rn)
     graph_options(rn)
@@ -484,7 +484,9 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     show = kg.add_parser("show", help="an entity (by id or label) with its one-hop triples")
     show.add_argument("entity", metavar="ENTITY", help="entity id (Q206534) or label (Stephen Crane, case-insensitive)")
     show.add_argument("--prefix", action="store_true", help="match labels and aliases by prefix")
-    show.add_argument("--limit", type=int, default=5, help="at most this many entities for a label (default 5)")
+    show.add_argument(
+        "--limit", type=positive_int, default=5, help="at most this many entities for a label (default 5)"
+    )
     json_option(show, "the entity and its triples as JSON")
     store_options(show)
     show.set_defaults(func=cmd_kg_show)

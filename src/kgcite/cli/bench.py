@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import kg_option, llm_options, open_kg, store_options
+from kgcite.cli.common import kg_option, llm_options, open_kg, positive_int, store_options
 from kgcite.errors import InputError, UsageError
 from kgcite.kg.loaders import file_kind, read_named
 from kgcite.kg.model import Triple
@@ -157,7 +157,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--out", required=True, metavar="DIR", help="folder for train/dev/test.jsonl, stats.md and skipped.jsonl"
     )
     c.add_argument("--seed", type=int, default=0, help="the same seed rebuilds byte-identical files (default 0)")
-    c.add_argument("--limit", type=int, help="only the first N KGQA samples")
+    c.add_argument("--limit", type=positive_int, help="only the first N KGQA samples")
     c.add_argument(
         "--verbaliser",
         choices=["template", "llm"],

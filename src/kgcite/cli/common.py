@@ -4,6 +4,7 @@ themselves (defined once), and how an answer is printed."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,29 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0 ("--timeout 0" or "nan" would never
+    wait or never stop)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, got {text}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {value}")
     return value
 
 
@@ -229,7 +253,7 @@ def llm_options(p: argparse.ArgumentParser) -> None:
         "--no-cache", action="store_true", help="do not read or write the response cache ($KGCITE_CACHE_DIR)"
     )
     p.add_argument("--concurrency", type=positive_int, default=8, help="concurrent requests to a server (default 8)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per server request (default 60)")
+    p.add_argument("--timeout", type=positive_seconds, default=60.0, help="seconds per server request (default 60)")
 
 
 def unit_option(p: argparse.ArgumentParser) -> None:

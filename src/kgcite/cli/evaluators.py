@@ -125,7 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "rules alone); trained: the shipped 4-way text model (or an export folder); nli: AutoIS-style; "
         "llm-zero/llm-few: CAQA's prompts",
     )
-    p.add_argument("--limit", type=int, help="only the first N samples")
+    p.add_argument("--limit", type=positive_int, help="only the first N samples")
     p.add_argument("--batch-size", type=positive_int, default=32, help="samples judged per batch (default 32)")
     p.add_argument(
         "--factscore",

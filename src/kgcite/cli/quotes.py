@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kgcite.cli.common import json_option, nli_option
+from kgcite.cli.common import json_option, nli_option, positive_int
 from kgcite.errors import InputError, UsageError
 from kgcite.evaluate.records.report import format_table, format_timings
 from kgcite.generate.citations import attach_marks, format_citation
@@ -96,7 +96,7 @@ def add_quote_options(ask: argparse.ArgumentParser) -> None:
     ask.add_argument(
         "--reranker", metavar="SPEC", help="cross-encoder: kgcite (default), hf:PATH, an ONNX folder, or none"
     )
-    ask.add_argument("--quotes", type=int, default=5, help="document quotes given to the composer (default 5)")
+    ask.add_argument("--quotes", type=positive_int, default=5, help="document quotes given to the composer (default 5)")
     ask.add_argument(
         "--topic", action="append", metavar="ENTITY", help="ToG-E topic entity (id or label); default: linked"
     )

@@ -543,7 +543,7 @@ def register(sub: Any, ev: Any) -> None:
         help="items with id, question, kg and minimum_knowledge (the answer-file shape)",
     )
     ex.add_argument("--out", required=True, metavar="DIR", help="a report folder: table, plots, answers per condition")
-    ex.add_argument("--limit", type=int, help="only the first N items")
+    ex.add_argument("--limit", type=positive_int, help="only the first N items")
     ex.add_argument("--seed", type=int, default=0, help="which knowledge is removed (default 0)")
     ex.add_argument("--max-removed", type=int, default=3, help="removal: remove 1..N pieces (default 3)")
     ex.add_argument("--batch-size", type=positive_int, default=8, help="questions per batch (default 8)")

@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     tg.add_argument("--width", type=positive_int, default=3, help="beam width W (default 3)")
     tg.add_argument("--depth", type=positive_int, default=3, help="maximum depth D (default 3)")
     tg.add_argument(
-        "--max-neighbours", type=int, default=20, help="entities taken per relation from a hub (default 20)"
+        "--max-neighbours", type=positive_int, default=20, help="entities taken per relation from a hub (default 20)"
     )
     tg.add_argument(
         "--scorer",

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kgcite.cli.common import graph_options, model_options, nli_option
+from kgcite.cli.common import graph_options, model_options, nli_option, port_number, positive_int
 from kgcite.errors import InputError
 
 
@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="a Host name clients use to reach the server (repeatable; '*' for any); "
         "127.0.0.1, localhost and --host are always allowed",
     )
-    p.add_argument("--port", type=int, default=8000, help="default 8000")
+    p.add_argument("--port", type=port_number, default=8000, help="default 8000")
     p.add_argument("--reports", metavar="DIR", help="folder of evaluation reports (folders with report.md) for /report")
     p.add_argument("--docs", action="append", metavar="FILE|DIR", help="documents for source docs|both (repeatable)")
     p.add_argument("--search-url", metavar="URL", help="a SearXNG instance for source docs|both")
@@ -106,8 +106,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "link-local addresses are refused otherwise)",
     )
     nli_option(p, "NLI model of the verifier", without="verify by the judge's rules alone (no NLI model)")
-    p.add_argument("--max-batch", type=int, default=8, help="questions answered together by the model (default 8)")
-    p.add_argument("--max-waiting", type=int, default=256, help="queued requests before 503 (default 256)")
+    p.add_argument(
+        "--max-batch", type=positive_int, default=8, help="questions answered together by the model (default 8)"
+    )
+    p.add_argument("--max-waiting", type=positive_int, default=256, help="queued requests before 503 (default 256)")
     p.add_argument(
         "--log-level",
         default="warning",

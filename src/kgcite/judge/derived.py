@@ -28,7 +28,7 @@ from kgcite.text.values import join, normalize
 #: (subject label, relation, value) of one cited triple.
 Fact = tuple[str, str, str]
 
-_COUNT = re.compile(r"so that makes (\d+)(?: \w+)?")
+_COUNT = re.compile(r"so that makes ([0-9]{1,18})(?: \w+)?")
 _ORDER_END = re.compile(r" (?:is|are|has|have) (?:equally )?(?:the )?((?:(?:more|most|less|least|fewer|fewest) )?\w+)$")
 _COMMON = re.compile(r"\b(?:is|are) common to\b")
 _SO = re.compile(r"^so\b")

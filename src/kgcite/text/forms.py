@@ -135,10 +135,12 @@ def _flip(order: Order) -> Order:
 
 # -- typed values --------------------------------------------------------------------------------
 
-_ISO = re.compile(r"(-?)(\d{1,4})-(\d{1,2})-(\d{1,2})(?:T.*)?")
-_YEAR = re.compile(r"(\d{1,4})\s*(bce|bc|ce|ad)?")
+# ASCII digits only: a graph's value may hold other scripts' digits (``April 12 ፩፪፫``), which
+# ``int`` cannot read, and a number of thousands of digits; such a value is no date or number
+_ISO = re.compile(r"(-?)(\d{1,4})-(\d{1,2})-(\d{1,2})(?:T.*)?", re.ASCII)
+_YEAR = re.compile(r"(\d{1,4})\s*(bce|bc|ce|ad)?", re.ASCII)
 _MONTH = {m.lower(): i + 1 for i, m in enumerate(MONTHS)}
-_NUMBER = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)(?:\s*([a-z%°]+[a-z0-9²³]*))?")
+_NUMBER = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)(?:\s*([a-z%°]+[a-z0-9²³]*))?", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -149,6 +151,11 @@ class Quantity:
     kind: ValueKind
     key: tuple[float, ...]
     unit: str = ""
+
+
+def _digits(word: str) -> bool:
+    """A word of ASCII digits (``int`` reads it; "፩፪፫" and "²" are digits ``int`` cannot read)."""
+    return word.isascii() and word.isdigit()
 
 
 def quantity(value: str) -> Quantity | None:
@@ -162,8 +169,8 @@ def quantity(value: str) -> Quantity | None:
     words = normalize(text).split()
     months = [i for i, w in enumerate(words) if w in _MONTH]
     if months and len(words) <= 4:
-        year_words = [w for w in words if w.isdigit() and len(w) >= 3]
-        days = [int(w) for w in words if w.isdigit() and len(w) <= 2]
+        year_words = [w for w in words if _digits(w) and 3 <= len(w) <= 6]
+        days = [int(w) for w in words if _digits(w) and len(w) <= 2]
         if year_words:
             year = int(year_words[0]) * (-1 if {"bc", "bce"} & set(words) else 1)
             return Quantity("date", (float(year), float(_MONTH[words[months[0]]]), float(days[0] if days else 0)))

@@ -25,8 +25,8 @@ MONTHS = (
     "November",
     "December",
 )
-_ISO = re.compile(r"(-?\d{1,4})-(\d{2})-(\d{2})(?:T.*)?")
-_NUMBER = re.compile(r"\d+")
+_ISO = re.compile(r"(-?\d{1,4})-(\d{2})-(\d{2})(?:T.*)?", re.ASCII)
+_NUMBER = re.compile(r"\d+", re.ASCII)
 _MONTH_WORDS = frozenset(m.lower() for m in MONTHS)
 
 

@@ -120,6 +120,7 @@ def _day_comma(tokens: list[Token], j: int) -> bool:
         j >= 2
         and tokens[j - 2].kind == "cap"
         and day.kind == "num"
+        and day.norm.isascii()
         and day.norm.isdigit()
         and int(day.norm) <= 31
         and year.kind == "num"
