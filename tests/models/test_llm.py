@@ -80,14 +80,27 @@ def test_http_500_is_retried_then_reported(broken_server) -> None:  # type: igno
         ((400, {"error": "bad request"}), "answered HTTP 400"),
         ((200, b"<html>not json</html>"), "not JSON"),
         ((200, {"choices": []}), "unreadable chat completion"),
+        # each once raised ValueError, AttributeError or RecursionError and failed the whole batch
+        ((200, {"choices": [{"message": {"content": "hi"}}], "usage": {"prompt_tokens": "n/a"}}), None),
+        ((200, {"choices": [{"message": {"content": "hi"}, "finish_reason": ["x"]}], "usage": [1]}), None),
+        ((200, b"[" * 100_000 + b"]" * 100_000), "not JSON"),
+        ((200, b" " * 5_000_000), "over 4,000,000 bytes"),
     ],
     indirect=["broken_server"],
 )
-def test_bad_replies_are_clear_errors_without_retry(broken_server, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_replies_are_clear_errors_without_retry(broken_server, message: str | None) -> None:  # type: ignore[no-untyped-def]
+    """A reply kgcite cannot read is that request's LLMError (its batch-mates are answered); a
+    count that is not a number is read as 0."""
     url, handler = broken_server
+    llm = OpenAICompatLLM(url, retries=2, backoff=0.01)
+    if message is None:
+        assert llm.chat(ChatRequest.of("hi")).prompt_tokens == 0
+        return
     with pytest.raises(LLMError, match=message):
-        OpenAICompatLLM(url, retries=2, backoff=0.01).chat(ChatRequest.of("hi"))
+        llm.chat(ChatRequest.of("hi"))
     assert handler.hits == 1
+    batch = llm.chat_many([ChatRequest.of("a"), ChatRequest.of("b")])
+    assert all(isinstance(r, LLMError) for r in batch)
 
 
 def test_timeouts_are_reported(llama_server: str) -> None:

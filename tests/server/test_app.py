@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 import httpx
+import pytest
 
 from kgcite import __version__
 from kgcite.server.launch import served
@@ -273,3 +274,17 @@ def test_shutdown_with_questions_in_flight_answers_503_without_tracebacks(tmp_pa
         codes = [f.result() for f in futures]
     assert "Traceback" not in log[0], log[0]
     assert set(codes) <= {200, 503} and 503 in codes, codes
+
+
+@pytest.mark.parametrize("broken_server", [(401, {"error": "bad key sk-live-1234"})], indirect=True)
+def test_a_failing_model_backend_is_a_generic_502_with_the_detail_in_the_log(tmp_path: Path, broken_server) -> None:  # type: ignore[no-untyped-def]
+    """The 502 body quoted the backend's address and reply to any caller ("bad key … sk-live-…")."""
+    url, _ = broken_server
+    graph = tmp_path / "g.tsv"
+    graph.write_text("Jane Roe\tplace of birth\tBrackenford\n")
+    log: list[str] = []
+    with served(["--no-cache", "--kg", str(graph), "--base-url", url], output=log) as base:
+        r = httpx.post(f"{base}/ask", json={"question": "Who is Jane Roe?", "mode": "free"}, timeout=120)
+    assert r.status_code == 502 and r.json()["detail"] == "the language model failed; the server's log says why"
+    assert "sk-live" not in r.text and "127.0.0.1" not in r.text
+    assert "sk-live-1234" in log[0] and "Traceback" not in log[0]

@@ -108,25 +108,33 @@ class LLM(Protocol):
 
 
 def parse_openai_reply(data: Any, model: str, seconds: float, where: str) -> ChatResult:
-    """An OpenAI-style chat-completions reply to a :class:`ChatResult`, or a clear LLMError."""
+    """An OpenAI-style chat-completions reply to a :class:`ChatResult`, or a clear LLMError: a
+    reply of any other shape (a list, a number where a count goes, a missing field) is the
+    backend's error, never an exception that would fail a whole batch."""
     try:
         choice = data["choices"][0]
         text = choice["message"]["content"]
         if not isinstance(text, str):
             raise TypeError("content is not text")
-    except (KeyError, IndexError, TypeError) as exc:
-        raise LLMError(f"{where}: unreadable chat completion ({exc!r}): {str(data)[:300]}") from exc
-    usage = data.get("usage") or {}
-    return ChatResult(
-        top_logprobs=_first_token_logprobs(choice),
-        token_logprobs=_token_logprobs(choice),
-        text=text,
-        model=str(data.get("model") or model),
-        finish_reason=choice.get("finish_reason"),
-        prompt_tokens=int(usage.get("prompt_tokens") or 0),
-        completion_tokens=int(usage.get("completion_tokens") or 0),
-        seconds=seconds,
-    )
+        usage = data.get("usage") or {}
+        return ChatResult(
+            top_logprobs=_first_token_logprobs(choice),
+            token_logprobs=_token_logprobs(choice),
+            text=text,
+            model=str(data.get("model") or model),
+            finish_reason=finish if isinstance(finish := choice.get("finish_reason"), str) else None,
+            prompt_tokens=_count(usage, "prompt_tokens"),
+            completion_tokens=_count(usage, "completion_tokens"),
+            seconds=seconds,
+        )
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+        raise LLMError(f"{where}: unreadable chat completion ({type(exc).__name__}: {str(exc)[:100]})") from None
+
+
+def _count(usage: Any, key: str) -> int:
+    """A token count of ``usage``; 0 where the backend wrote something else ("n/a", -3, 1e400)."""
+    value = usage.get(key) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12 else 0
 
 
 def _token_logprobs(choice: dict[str, Any]) -> tuple[float, ...]:

@@ -7,6 +7,7 @@ backoff on the failures that retrying can cure (connection errors, timeouts, 429
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import time
@@ -19,6 +20,8 @@ from kgcite.errors import LLMError
 from kgcite.models.llm import ChatRequest, ChatResult, parse_openai_reply
 
 _RETRYABLE = {408, 409, 429, 500, 502, 503, 504}
+#: Bytes read of one reply: a completion of a few thousand tokens is tens of KB.
+MAX_REPLY = 4_000_000
 
 
 class OpenAICompatLLM:
@@ -74,24 +77,40 @@ class OpenAICompatLLM:
                 await asyncio.sleep(self.backoff * 2 ** (attempt - 1) * (1 + random.random() / 4))
             t0 = time.perf_counter()
             try:
-                resp = await client.post(self.url, json=body, headers=self._headers())
+                status, raw = await self._post(client, body)
             except httpx.TimeoutException:
                 failures.append("timed out")
                 continue
             except httpx.HTTPError as exc:
                 failures.append(f"unreachable ({type(exc).__name__}: {exc})")
                 continue
-            if resp.status_code in _RETRYABLE:
-                failures.append(f"HTTP {resp.status_code}: {resp.text[:200]}")
+            text = raw[:300].decode("utf-8", errors="replace")
+            if status in _RETRYABLE:
+                failures.append(f"HTTP {status}: {text[:200]}")
                 continue
-            if resp.status_code >= 400:
-                raise LLMError(f"{self.url} answered HTTP {resp.status_code}: {resp.text[:300]}")
+            if status >= 400:
+                raise LLMError(f"{self.url} answered HTTP {status}: {text}")
             try:
-                data = resp.json()
-            except ValueError as exc:
-                raise LLMError(f"{self.url} sent a body that is not JSON: {resp.text[:200]}") from exc
+                data = json.loads(raw)
+            except (ValueError, RecursionError):
+                raise LLMError(f"{self.url} sent a body that is not JSON (or nested too deep): {text[:200]}") from None
             return parse_openai_reply(data, self.model, time.perf_counter() - t0, self.url)
         raise LLMError(f"{self.url}: {failures[-1]} (after {self.retries + 1} attempts)")
+
+    async def _post(self, client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[int, bytes]:
+        """(status, body) of one request; a body over :data:`MAX_REPLY` bytes is an LLMError as
+        soon as it passes the bound (a 100 MB reply took 577 MB before)."""
+        async with client.stream("POST", self.url, json=body, headers=self._headers()) as resp:
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in resp.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_REPLY:
+                    raise LLMError(
+                        f"{self.url}: the reply is over {MAX_REPLY:,} bytes; a chat completion is far smaller"
+                    )
+                chunks.append(chunk)
+            return resp.status_code, b"".join(chunks)
 
     async def achat_many(self, requests: Sequence[ChatRequest]) -> list[ChatResult | LLMError]:
         sem = asyncio.Semaphore(self.concurrency)

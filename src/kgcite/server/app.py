@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -38,6 +39,8 @@ from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, Qu
 from kgcite.server.guards import BodyLimit, KnownHosts
 from kgcite.server.queue import ModelQueue, QueueFull, Stopping
 from kgcite.server.reports import ReportFolder, ReportNotFound
+
+log = logging.getLogger(__name__)
 from kgcite.text.lexicon import property_label
 
 
@@ -261,8 +264,11 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
 
     @app.exception_handler(ModelError)
     async def _model(_: Request, exc: ModelError) -> JSONResponse:
+        # the error names the backend's address and quotes its reply (an API key in an error
+        # message, say): the operator reads it in the log, a caller gets a generic message
         what = "the language model" if isinstance(exc, LLMError) else "a model"
-        return JSONResponse({"detail": f"{what} failed: {exc}"}, 502)
+        log.error("%s failed: %s", what, exc)
+        return JSONResponse({"detail": f"{what} failed; the server's log says why"}, 502)
 
     @app.get("/health", summary="liveness, the loaded models and the queue; 503 when the model thread is stuck")
     async def health() -> JSONResponse:
