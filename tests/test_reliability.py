@@ -416,3 +416,25 @@ def test_an_impossible_number_is_a_one_line_usage_error(args: tuple[str, ...]) -
     res = kgcite(*args)
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr[-1500:]
     assert f"error: argument {args[-2]}" in res.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "command", "why"),
+    [
+        ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n", ("run", "--dataset"), "nested too deep"),
+        ("nan.jsonl", '{"id": NaN, "question": "Who?"}\n', ("run", "--dataset"), "NaN is not a JSON value"),
+        ("deep.json", "[" * 100_000 + "]" * 100_000, ("kg", "load"), "nested too deep"),
+        ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n", ("eval", "citations", "--answers"), "nested too deep"),
+    ],
+    ids=["run-deep", "run-nan", "kg-load-deep", "eval-citations-deep"],
+)
+def test_json_nested_too_deep_or_with_nan_is_a_located_error(
+    tmp_path: Path, name: str, text: str, command: tuple[str, ...], why: str
+) -> None:
+    """Deeply nested JSON raised RecursionError (a traceback); `"id": NaN` was taken silently."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    extra = {"run": ("--out", str(tmp_path / "out.jsonl")), "kg": ("--store", str(tmp_path / "store"))}
+    res = kgcite(*command, str(path), *extra.get(command[0], ()))
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr[-1500:]
+    assert f"{path}:1:" in res.stderr and why in res.stderr

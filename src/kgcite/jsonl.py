@@ -17,6 +17,22 @@ if TYPE_CHECKING:
     from kgcite.errors import InputError
 
 
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` for files and requests from outside: JSON nested too deep (a
+    ``RecursionError`` in the decoder) and ``NaN``/``Infinity`` (not JSON, though Python writes
+    them) are ``json.JSONDecodeError``s like any other bad input, so every reader reports them
+    as one line naming the file and line."""
+    doc = text.decode("utf-8") if isinstance(text, bytes) else text
+
+    def constant(name: str) -> Any:
+        raise json.JSONDecodeError(f"{name} is not a JSON value", doc, max(0, doc.find(name)))
+
+    try:
+        return json.loads(doc, parse_constant=constant)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deep", doc, 0) from None
+
+
 def read_trimmed(path: Path, mark: str, *, cut: bool = True) -> list[dict[str, Any]]:
     """The rows of an output file kgcite appends to: every line a JSON object with an ``id`` and
     the field ``mark`` that this kind of output always writes (``status`` for answers), so an
@@ -61,7 +77,7 @@ def _own_line(path: Path, lineno: int, raw: bytes, mark: str) -> dict[str, Any]:
 
     hint = "not a line kgcite wrote for this output; fix or remove it, or choose another output"
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        obj = loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(path, lineno, None, f"invalid UTF-8 at byte {exc.start}: {hint}") from exc
     except json.JSONDecodeError as exc:
@@ -139,7 +155,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(path, lineno, None, f"not JSON: {exc.msg}") from exc
         if not isinstance(obj, dict):

@@ -16,6 +16,7 @@ from typing import Any
 from pyoxigraph import Quad, RdfFormat, parse
 
 from kgcite.errors import InputError
+from kgcite.jsonl import loads
 from kgcite.kg.keys import LABEL_PROPERTY
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.kg.rdf import entity_quads, triple_quads
@@ -101,7 +102,7 @@ def read_biokalma(path: str | Path) -> Iterator[BiokalmaItem]:
     except OSError as exc:
         raise InputError(path, None, None, f"cannot read: {exc.strerror}") from exc
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputError(path, line, None, f"invalid UTF-8 at byte {exc.start}") from exc

@@ -16,7 +16,7 @@ from typing import Any
 
 from kgcite.errors import InputError
 from kgcite.generate.citations import ParsedAnswer, parse_answer
-from kgcite.jsonl import text_lines
+from kgcite.jsonl import loads, text_lines
 from kgcite.kg.loaders import biokalma_subgraph
 from kgcite.kg.model import Subgraph, TripleKey
 
@@ -51,7 +51,7 @@ def _field(obj: dict[str, Any], name: str, kind: type, path: Path, line: int) ->
 def parse_record(text: str, path: Path, line: int, answer_field: str | None = "answer") -> AnswerRecord:
     """One JSONL line to a record; an :class:`InputError` names the line and the bad field."""
     try:
-        obj = json.loads(text)
+        obj = loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(path, line, None, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
     return record_from_obj(obj, path, line, answer_field)
