@@ -51,6 +51,10 @@ class KGError(KgciteError, RuntimeError):
     """A store could not answer (endpoint down, bad response, unreadable store)."""
 
 
+class SearchError(KgciteError, RuntimeError):
+    """A web search backend could not answer (down, an HTTP error, a reply that is not its JSON)."""
+
+
 class TrainError(KgciteError, RuntimeError):
     """Training cannot run here (the train extra is missing, a label is unknown)."""
 

@@ -72,6 +72,9 @@ class _Web(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if url.path.startswith("/gone/"):  # a search backend that is not there any more
+            self.send_error(404)
+            return
         if url.path == "/robots.txt":
             type(self).robots_reads += 1
             status, text = type(self).robots
@@ -340,3 +343,15 @@ def test_a_chain_of_slow_redirects_shares_one_deadline(web: str) -> None:
     with pytest.raises(TimeoutError, match="did not arrive within the fetch deadline"):
         fetch_url(f"{web}/slow-hop/1", timeout=3, policy=LOCAL)
     assert time.monotonic() - t0 < 5
+
+
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [("closed", "cannot be reached"), ("/gone", "answered HTTP 404"), ("/not-searxng", "sent no SearXNG JSON")],
+)
+def test_a_search_backend_down_or_wrong_is_one_line(web: str, where: str, why: str) -> None:
+    """A backend down or answering 404 was a traceback in `ask` (and a 500 in `serve`)."""
+    url = f"http://127.0.0.1:{free_port()}" if where == "closed" else f"{web}{where}"
+    res = kgcite("ask", "Where did Stephen Crane die?", "--source", "docs", "--search-url", url, "--no-cache")
+    assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr[-1500:]
+    assert res.stderr.strip().splitlines()[-1].startswith(f"kgcite: error: the search backend {url} {why}")

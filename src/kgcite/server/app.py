@@ -26,7 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kgcite import __version__
-from kgcite.errors import InputError, LLMError, ModelError
+from kgcite.errors import InputError, LLMError, ModelError, SearchError
 from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import record_from_obj
 from kgcite.evaluate.records.report import citation_report
@@ -261,6 +261,11 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         return Response(
             json.dumps({"detail": jsonable_encoder(errors)}, ensure_ascii=True), 422, media_type="application/json"
         )
+
+    @app.exception_handler(SearchError)
+    async def _search(_: Request, exc: SearchError) -> JSONResponse:
+        log.error("%s", exc)  # the backend's address is the operator's to read, not the caller's
+        return JSONResponse({"detail": "the search backend failed; the server's log says why"}, 502)
 
     @app.exception_handler(ModelError)
     async def _model(_: Request, exc: ModelError) -> JSONResponse:

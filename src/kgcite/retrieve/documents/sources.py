@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from kgcite.errors import InputError
+from kgcite.errors import InputError, SearchError
+from kgcite.jsonl import loads
 from kgcite.models.cache import cache_write, open_cache
 from kgcite.retrieve.documents.addresses import AddressPolicy
 from kgcite.retrieve.documents.guarded import Deadline, opener
@@ -324,14 +325,29 @@ class SearxngSearch:
         return f"searxng:{self.base_url}"
 
     def search(self, query: str, k: int) -> list[SearchHit]:
+        """The hits; a backend that is down, answers an HTTP error or sends something other than
+        SearXNG's JSON is a :class:`~kgcite.errors.SearchError` naming it (one line, no traceback)."""
         url = f"{self.base_url}/search?" + urllib.parse.urlencode({"q": query, "format": "json"})
-        with urllib.request.urlopen(url, timeout=self.timeout) as resp:
-            data = json.loads(read_before(resp, time.monotonic() + self.timeout, self.name).decode("utf-8"))
-        hits = [
-            SearchHit(r["url"], r.get("title", ""), r.get("content", ""))
-            for r in data.get("results", [])
-            if r.get("url")
-        ]
+        try:
+            with urllib.request.urlopen(url, timeout=self.timeout) as resp:
+                data = loads(read_before(resp, time.monotonic() + self.timeout, self.name))
+            results = data.get("results", []) if isinstance(data, dict) else None
+            if not isinstance(results, list):
+                raise TypeError("no list of results")
+            hits = [
+                SearchHit(str(r["url"]), str(r.get("title") or ""), str(r.get("content") or ""))
+                for r in results
+                if isinstance(r, dict) and isinstance(r.get("url"), str)
+            ]
+        except urllib.error.HTTPError as exc:
+            raise SearchError(f"the search backend {self.base_url} answered HTTP {exc.code} ({exc.reason})") from None
+        except (OSError, http.client.HTTPException) as exc:
+            why = getattr(exc, "reason", None) or exc
+            raise SearchError(f"the search backend {self.base_url} cannot be reached ({why})") from None
+        except (ValueError, TypeError, KeyError) as exc:
+            raise SearchError(
+                f"the search backend {self.base_url} sent no SearXNG JSON ({exc}); is its json format on?"
+            ) from None
         return [h for h in hits if h.url.startswith(("http://", "https://"))][:k]
 
 
