@@ -234,6 +234,31 @@ def test_a_client_that_sends_its_headers_slowly_is_cut_off(hub_server: str) -> N
     assert closed and time.monotonic() - t0 < 15  # the header deadline is 10 s
 
 
+def test_connections_that_send_nothing_are_closed_and_never_starve_the_service(hub_server: str) -> None:
+    """~20,000 connections that sent no byte were never closed: the file limit ran out, `/health`
+    stopped answering and the log grew by 170 MB of tracebacks. Now each is closed at the header
+    deadline, and past 1,000 open the oldest idle one makes room."""
+    port = int(hub_server.rsplit(":", 1)[1])
+    idle = [socket.create_connection(("::1", port), timeout=5) for _ in range(1_200)]
+    try:
+        t0 = time.monotonic()
+        health = httpx.get(f"{hub_server}/health", timeout=5)
+        assert health.status_code == 200 and time.monotonic() - t0 < 1
+        time.sleep(12)  # the header deadline is 10 s from opening
+        still_open = 0
+        for sock in idle:
+            try:
+                still_open += sock.recv(1, socket.MSG_DONTWAIT) != b""
+            except BlockingIOError:
+                still_open += 1
+            except OSError:
+                pass
+        assert still_open == 0
+    finally:
+        for sock in idle:
+            sock.close()
+
+
 def test_abandoned_questions_are_never_computed(biokalma_server: str) -> None:
     """24 clients gave up, yet every question was answered: the next ask waited 62 s."""
     before = httpx.get(f"{biokalma_server}/health").json()["batches"]

@@ -73,7 +73,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port=args.port,
             log_level=args.log_level,
             timeout_graceful_shutdown=5,
-            http=header_deadline_protocol(config.header_timeout_s),
+            http=header_deadline_protocol(config.header_timeout_s, config.max_connections),
         )
     ).run()
     return 0

@@ -60,7 +60,8 @@ class ServeConfig:
     allowed_hosts: Sequence[str] = ("127.0.0.1", "localhost", "::1")
     stuck_after_s: float = 300.0  # a batch running longer than this makes /health answer 503 "stuck"
     answer_timeout_s: float = 120.0  # an ask not answered by then gets 504 and leaves the queue
-    header_timeout_s: float = 10.0  # a connection whose request headers take longer is closed
+    header_timeout_s: float = 10.0  # a connection whose request headers take longer (or that sends nothing) is closed
+    max_connections: int = 1000  # past this many open, the oldest still waiting for its headers is closed
     body_timeout_s: float = 30.0  # a request body that takes longer gets 408
 
 

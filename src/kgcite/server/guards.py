@@ -5,14 +5,16 @@
 * :class:`BodyLimit` refuses bodies over a size and bodies that take longer than a deadline to
   arrive (a client sending a byte a second).
 * :func:`header_deadline_protocol` closes a connection whose request line and headers have not
-  all arrived within a deadline (slowloris): uvicorn's keep-alive timer is reset by every byte,
-  and ASGI middleware runs only once the headers are complete.
+  all arrived within a deadline of its opening (slowloris, and connections that send nothing):
+  uvicorn's keep-alive timer is reset by every byte, and ASGI middleware runs only once the
+  headers are complete; past a number of open connections it closes the oldest idle one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,10 +83,17 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
-def header_deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
+def header_deadline_protocol(seconds: float, max_connections: int = 1000) -> type[asyncio.Protocol]:
     """uvicorn's h11 protocol, closing a connection whose request has not been fully announced
-    (request line and headers) ``seconds`` after its first byte."""
+    (request line and headers) ``seconds`` after it was opened: one that sends nothing at all is
+    closed too (20,000 such connections once used up every file descriptor). Past
+    ``max_connections`` open at once, the oldest connection still waiting for its headers is
+    closed to make room, so a storm of idle connections never starves ``/health`` or ``/ask``.
+    Closings are logged once per ``seconds``, with their count, not once each."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    waiting: OrderedDict[int, HeaderDeadline] = OrderedDict()  # connections without a full request, oldest first
+    closed = {"slow": 0, "evicted": 0, "logged_at": 0.0}
 
     class HeaderDeadline(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
@@ -92,9 +101,16 @@ def header_deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
         def _waiting_for_headers(self) -> bool:
             return self.cycle is None or self.cycle.response_complete
 
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+            if len(self.connections) > max_connections and waiting:
+                _, oldest = waiting.popitem(last=False)
+                oldest._close("evicted")
+
         def data_received(self, data: bytes) -> None:
             if self._deadline is None and self._waiting_for_headers():
-                self._deadline = self.loop.call_later(seconds, self._too_slow)
+                self._arm()
             super().data_received(data)
             if not self._waiting_for_headers():
                 self._disarm()
@@ -107,15 +123,35 @@ def header_deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
             self._disarm()
             super().connection_lost(exc)
 
+        def _arm(self) -> None:
+            self._deadline = self.loop.call_later(seconds, self._too_slow)
+            waiting[id(self)] = self
+
         def _disarm(self) -> None:
+            waiting.pop(id(self), None)
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
 
         def _too_slow(self) -> None:
             self._deadline = None
-            if self._waiting_for_headers() and not self.transport.is_closing():
-                self.logger.info("closed a connection whose request headers took over %g s", seconds)
+            if self._waiting_for_headers():
+                self._close("slow")
+
+        def _close(self, why: str) -> None:
+            self._disarm()
+            if self.transport is not None and not self.transport.is_closing():
                 self.transport.close()
+                closed[why] += 1
+            now = self.loop.time()
+            if now - closed["logged_at"] >= seconds and (closed["slow"] or closed["evicted"]):
+                self.logger.info(
+                    "closed %d connection(s) whose request headers took over %g s and %d idle one(s) past %d open",
+                    closed["slow"],
+                    seconds,
+                    closed["evicted"],
+                    max_connections,
+                )
+                closed.update(slow=0, evicted=0, logged_at=now)
 
     return HeaderDeadline
