@@ -309,6 +309,24 @@ def test_control_characters_from_a_graph_never_reach_the_terminal(tmp_path: Path
     assert json.loads(as_json)[0]["label"] == "Evil\x1b[2JCorp"  # the data itself is unchanged
 
 
+def test_a_carriage_return_or_bidi_override_in_a_label_is_shown_escaped(tmp_path: Path) -> None:
+    """A label's carriage return drew the rest of the line over its start, and U+202E turned
+    what followed it around (`kg show`)."""
+    graph = tmp_path / "g.nt"  # N-Triples writes a carriage return in a label as \\r
+    graph.write_text(
+        '<http://example.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "Harmless\\rEVIL" .\n'
+        '<http://example.org/b> <http://www.w3.org/2000/01/rdf-schema#label> "gpj\\u202Eexe" .\n',
+        encoding="utf-8",
+    )
+    store = str(tmp_path / "store")
+    loaded = kgcite("kg", "load", str(graph), "--store", store)
+    assert loaded.returncode == 0, loaded.stderr
+    for label, escaped in (("Harmless\rEVIL", "Harmless\\u000dEVIL"), ("gpj\u202eexe", "gpj\\u202eexe")):
+        shown = kgcite("kg", "show", label, "--store", store)
+        assert shown.returncode == 0, shown.stderr
+        assert "\r" not in shown.stdout and "\u202e" not in shown.stdout and escaped in shown.stdout
+
+
 def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path: Path) -> None:
     graph = tmp_path / "g.tsv"
     graph.write_bytes("Alpha\tfounded by\tBeta\n".encode("utf-8-sig"))

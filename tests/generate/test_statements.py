@@ -172,6 +172,11 @@ def test_a_sentence_states_the_value_the_judge_reads() -> None:
         ("where was Stephen Crane born?", "The graph does not say where Stephen Crane was born."),
         ("Who is Stephen Crane's spouse?", "The graph does not say who Stephen Crane's spouse is."),
         ("Who was the editor of Stephen Crane?", "The graph does not say who the editor of Stephen Crane was."),
+        # control characters of a question are never copied into the answer
+        (
+            "Who was the\x1b[2J editor\r of Stephen\u202e Crane?",
+            "The graph does not say who the [2J editor of Stephen Crane was.",
+        ),
     ],
 )
 def test_an_na_sentence_never_copies_a_request(asked: str, said: str) -> None:

@@ -1,25 +1,45 @@
 """What reaches the terminal is text: graph labels and file contents never move the cursor.
 
 A label may hold ANSI escapes ("\\x1b[2J" clears the screen, others rewrite what was printed
-before) or other control characters. The command line's streams show each as its JSON escape
-(``\\u001b``), which also keeps ``--json`` output valid; tab, newline and carriage return (progress
-bars) pass.
+before), a carriage return (the rest of the label is drawn over its start), a bidirectional
+override (U+202E shows "gpj.exe" as "exe.jpg") or other control characters. The command line's
+streams show each as its JSON escape (``\\u001b``), which also keeps ``--json`` output valid.
+Tab and newline pass, and so does a carriage return that starts what is written (a progress bar
+redrawing its line) or ends a line (``\\r\\n``).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-#: C0 controls but tab, newline and carriage return; DEL; the C1 controls (U+0080–U+009F).
-_CONTROL = {c: f"\\u{c:04x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) not in "\t\n\r"}
+#: C0 controls but tab, newline and carriage return; DEL; the C1 controls (U+0080–U+009F); the
+#: bidirectional marks, embeddings, overrides and isolates.
+_CONTROL = {
+    c: f"\\u{c:04x}"
+    for c in [
+        *range(0x20),
+        0x7F,
+        *range(0x80, 0xA0),
+        0x061C,
+        0x200E,
+        0x200F,
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+    ]
+    if chr(c) not in "\t\n\r"
+}
+#: A carriage return inside a text (not leading it, not before a newline): it would draw over the line.
+_INNER_CR = re.compile(r"(?<=[^\r])\r(?!\n)")
 
 
 def printable(text: str) -> str:
-    """``text`` with every control character but tab, newline and carriage return escaped."""
-    return text.translate(_CONTROL)
+    """``text`` with every control character escaped but tab, newline and a carriage return that
+    leads the text or ends a line."""
+    return _INNER_CR.sub("\\\\u000d", text.translate(_CONTROL))
 
 
 class PrintableStream:

@@ -10,6 +10,7 @@ rests on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,14 +79,17 @@ def _lower_first(text: str) -> str:
 
 
 _WH = frozenset(["who", "whom", "whose", "what", "which", "when", "where", "why", "how"])
+#: Control and bidirectional-override characters: a question's are never copied into an answer.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _BE = frozenset(["is", "was", "are", "were"])
 
 
 def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     """The ``[NA]`` sentence for a part no relation of the graph names, without copying a request
     into it: "… does not say where Stephen Crane lived", "… whether Stephen Crane was married";
-    a request ("can you provide a biography of X") is "this part of the question"."""
-    text = asked.strip().rstrip("?.! ")
+    a request ("can you provide a biography of X") is "this part of the question". Control
+    characters of the question are not copied into the answer."""
+    text = " ".join(_CONTROLS.sub(" ", asked).split()).rstrip("?.! ")
     words = text.split()
     wh = words[0].lower() if words and words[0].lower() in _WH else None
     verb, *rest_words = (words[1:] if wh else words) or [""]
