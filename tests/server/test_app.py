@@ -313,3 +313,13 @@ def test_a_failing_model_backend_is_a_generic_502_with_the_detail_in_the_log(tmp
     assert r.status_code == 502 and r.json()["detail"] == "the language model failed; the server's log says why"
     assert "sk-live" not in r.text and "127.0.0.1" not in r.text
     assert "sk-live-1234" in log[0] and "Traceback" not in log[0]
+
+
+def test_a_huge_invalid_body_gets_a_short_422(evil_server: str) -> None:
+    """1.2 million bad answer items (3.6 MB) came back quoted whole: a 4.8 MB reply."""
+    body = '{"answers": [' + ",".join(["[]"] * 1_200_000) + "]}"
+    r = httpx.post(
+        f"{evil_server}/eval/citations", content=body, headers={"content-type": "application/json"}, timeout=120
+    )
+    assert r.status_code == 422 and len(r.content) < 2_000, r.content[:300]
+    assert r.json()["detail"][0]["input"] == "<list of 1,200,000 items>"

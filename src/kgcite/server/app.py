@@ -41,6 +41,19 @@ from kgcite.server.queue import ModelQueue, QueueFull, Stopping
 from kgcite.server.reports import ReportFolder, ReportNotFound
 
 log = logging.getLogger(__name__)
+#: Validation errors a 422 lists; the rest are counted.
+SHOWN_ERRORS = 20
+
+
+def _short(value: Any, limit: int = 200) -> Any:
+    """An input a 422 quotes back: as it is if short, else its type and size."""
+    text = json.dumps(jsonable_encoder(value), ensure_ascii=True)
+    if len(text) <= limit:
+        return value
+    size = f" of {len(value):,} items" if isinstance(value, (list, dict)) else f" of {len(text):,} characters"
+    return f"<{type(value).__name__}{size}>"
+
+
 from kgcite.text.lexicon import property_label
 
 
@@ -258,10 +271,15 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
     async def _invalid(_: Request, exc: RequestValidationError) -> Response:
         # FastAPI's own handler echoes the input, and a lone surrogate in it cannot be encoded (a 500):
         # the same 422 body, written with every non-ASCII character escaped
-        errors = [{k: v for k, v in e.items() if k != "ctx"} for e in exc.errors()]
-        return Response(
-            json.dumps({"detail": jsonable_encoder(errors)}, ensure_ascii=True), 422, media_type="application/json"
-        )
+        # at most SHOWN_ERRORS of them, each quoting a short input: a 3.6 MB body once came back whole
+        found = exc.errors()
+        errors = [
+            {k: _short(v) if k == "input" else v for k, v in e.items() if k != "ctx"} for e in found[:SHOWN_ERRORS]
+        ]
+        body: dict[str, Any] = {"detail": jsonable_encoder(errors)}
+        if len(found) > SHOWN_ERRORS:
+            body["more_errors"] = len(found) - SHOWN_ERRORS
+        return Response(json.dumps(body, ensure_ascii=True), 422, media_type="application/json")
 
     @app.exception_handler(SearchError)
     async def _search(_: Request, exc: SearchError) -> JSONResponse:
