@@ -24,3 +24,15 @@ def test_server_rejection_carries_status_and_message(generic_endpoint: str) -> N
         list(store._select("SELECT WHERE nonsense"))
     assert store.entity("Q212657") is not None  # the client is still usable afterwards
     store.close()
+
+
+def test_an_id_no_iri_can_spell_is_no_entity_over_an_endpoint(generic_endpoint: str) -> None:
+    """`kg show 'http://evil>x' --endpoint URL` was a ValueError traceback (the embedded store
+    already said "no entity")."""
+    from tests.helpers import kgcite
+
+    res = kgcite("kg", "show", "http://evil>x", "--endpoint", generic_endpoint)
+    assert "Traceback" not in res.stderr and "no entity with id or label 'http://evil>x'" in res.stderr, res.stderr
+    store = HttpSparqlStore(generic_endpoint)
+    assert store.entity("a b>c") is None and store.outgoing("a b>c") == [] and store.match(subject_id="<x>") == []
+    store.close()

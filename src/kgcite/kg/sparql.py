@@ -202,9 +202,17 @@ class SparqlStore:
         type_set = dict.fromkeys(self._node_text(t) for t in types if not isinstance(t, Literal) or self._lang_ok(t))
         return Entity(entity_id, label, tuple(sorted(alias_set)), tuple(sorted(type_set)))
 
+    def _node(self, entity_id: str) -> NamedNode | None:
+        """The entity's IRI node, or None for an id no IRI can spell (``http://evil>x``): such an
+        entity is not in the graph, which is no error."""
+        try:
+            return NamedNode(self.scheme.entity_iri(entity_id))
+        except ValueError:
+            return None
+
     def entity(self, entity_id: str) -> Entity | None:
-        node = self.scheme.entity_iri(entity_id)
-        return self._entities([node]).get(node)
+        node = self._node(entity_id)
+        return self._entities([node.value]).get(node.value) if node is not None else None
 
     def _has_label_keys(self) -> bool:
         if self._label_keys is None:
@@ -294,13 +302,17 @@ class SparqlStore:
         return list(out.values())
 
     def outgoing(self, entity_id: str) -> list[Triple]:
-        return self._triples(subjects=[NamedNode(self.scheme.entity_iri(entity_id))])
+        node = self._node(entity_id)
+        return self._triples(subjects=[node]) if node is not None else []
 
     def incoming(self, entity_id: str) -> list[Triple]:
-        return self._triples(objects=[NamedNode(self.scheme.entity_iri(entity_id))])
+        node = self._node(entity_id)
+        return self._triples(objects=[node]) if node is not None else []
 
     def relation_degrees(self, entity_id: str) -> list[tuple[str, bool, int]]:
-        node = NamedNode(self.scheme.entity_iri(entity_id))
+        node = self._node(entity_id)
+        if node is None:
+            return []
         ns = Literal(self.scheme.relation_ns)
         q = (
             f"SELECT ?p ?inv (COUNT(*) AS ?n) WHERE {{ "
@@ -331,13 +343,19 @@ class SparqlStore:
         *,
         limit: int | None = None,
     ) -> list[Triple]:
-        subjects = [NamedNode(self.scheme.entity_iri(subject_id))] if subject_id is not None else None
+        subjects = None
+        if subject_id is not None:
+            if (subject := self._node(subject_id)) is None:
+                return []
+            subjects = [subject]
         predicates = list(self._relation_iris(relation)) if relation is not None else None
         if predicates == []:
             return []
         objects: list[Term] | None = None
         if object_id is not None:
-            objects = [NamedNode(self.scheme.entity_iri(object_id))]
+            if (obj := self._node(object_id)) is None:
+                return []
+            objects = [obj]
         if value is not None:
             candidates = self._value_terms(value)
             objects = candidates if objects is None else [o for o in objects if o in candidates]
