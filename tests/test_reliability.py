@@ -456,3 +456,19 @@ def test_json_nested_too_deep_or_with_nan_is_a_located_error(
     res = kgcite(*command, str(path), *extra.get(command[0], ()))
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr[-1500:]
     assert f"{path}:1:" in res.stderr and why in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("docs", "said"),
+    [
+        (
+            "http://example.org/x",
+            "http://example.org/x: --docs reads files and folders; web pages come from --search-url",
+        ),
+        ("/no/such/folder", "/no/such/folder: no such document file or folder"),
+    ],
+)
+def test_a_docs_location_that_is_no_file_is_its_own_error(docs: str, said: str) -> None:
+    """Both were reported as a `--topic` error, the URL as `http:/example.org/x`."""
+    res = kgcite("ask", "Who founded Quenby Bakery?", "--source", "docs", "--docs", docs)
+    assert res.returncode == 2 and res.stderr.strip().splitlines()[-1] == f"kgcite: error: {said}", res.stderr

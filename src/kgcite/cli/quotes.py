@@ -51,6 +51,8 @@ def cmd_ask_quotes(args: argparse.Namespace, runtime: Runtime) -> int:
     answerer = runtime.quote_answerer(args.source, documents)
     try:
         answer = answerer.answer(args.question, args.topic or None)
+    except InputError:
+        raise  # a --docs file or folder that is not there: its own error, not the topic's
     except ValueError as exc:  # an unknown --topic
         raise UsageError.of("--topic", str(exc)) from exc
     if args.json:

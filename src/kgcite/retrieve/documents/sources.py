@@ -54,7 +54,10 @@ def local_files(paths: Iterable[str | Path]) -> list[Path]:
     link inside a folder to a file outside it is left out: serving a folder never serves the
     rest of the disk."""
     out: list[Path] = []
-    for p in map(Path, paths):
+    for given in paths:
+        if str(given).startswith(("http://", "https://")):
+            raise InputError(str(given), None, None, "--docs reads files and folders; web pages come from --search-url")
+        p = Path(given)
         if p.is_dir():
             root = p.resolve()
             out.extend(
