@@ -472,3 +472,10 @@ def test_a_docs_location_that_is_no_file_is_its_own_error(docs: str, said: str) 
     """Both were reported as a `--topic` error, the URL as `http:/example.org/x`."""
     res = kgcite("ask", "Who founded Quenby Bakery?", "--source", "docs", "--docs", docs)
     assert res.returncode == 2 and res.stderr.strip().splitlines()[-1] == f"kgcite: error: {said}", res.stderr
+
+
+@pytest.mark.parametrize("args", [("--premise", "", "--hypothesis", "x"), ("--premise", "x", "--hypothesis", "  ")])
+def test_nli_refuses_an_empty_text(args: tuple[str, ...]) -> None:
+    """`kgcite nli` gave entailment 0.856 for an empty premise."""
+    res = kgcite("nli", *args)
+    assert res.returncode == 2 and "an empty text entails and contradicts nothing" in res.stderr, res.stderr

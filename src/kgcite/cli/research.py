@@ -43,6 +43,9 @@ def _bar(total: int, desc: str) -> Any:
 
 
 def cmd_nli(args: argparse.Namespace) -> int:
+    for option, text in (("--premise", args.premise), ("--hypothesis", args.hypothesis)):
+        if not text.strip():  # the model reads an empty text as entailed (0.856): no verdict to give
+            raise UsageError.of(option, "an empty text entails and contradicts nothing")
     result = load_nli(args.model)(args.premise, args.hypothesis)
     if args.json:
         print(json.dumps(result.to_dict()))
