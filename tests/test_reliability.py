@@ -479,3 +479,16 @@ def test_nli_refuses_an_empty_text(args: tuple[str, ...]) -> None:
     """`kgcite nli` gave entailment 0.856 for an empty premise."""
     res = kgcite("nli", *args)
     assert res.returncode == 2 and "an empty text entails and contradicts nothing" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(
+    ("question", "value"), [("When was Ida Marr born?", "1999-13-45"), ("How long is the Vell Canal?", "1e308 m")]
+)
+def test_an_odd_value_the_graph_holds_is_stated_not_na(tmp_path: Path, question: str, value: str) -> None:
+    """A date no calendar has and a number in exponent form were `[NA]`, though the graph gives them."""
+    graph = tmp_path / "odd.tsv"
+    graph.write_text("Ida Marr\tbirthDate\t1999-13-45\nVell Canal\tlength\t1e308 m\n", encoding="utf-8")
+    res = kgcite("ask", "--json", "--kg", str(graph), question)
+    assert res.returncode == 0, res.stderr[-1500:]
+    record = json.loads(res.stdout)
+    assert "[NA]" not in record["answer"] and any(c[2] == value for c in record["citations"]), record["answer"]

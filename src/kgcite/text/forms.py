@@ -140,7 +140,7 @@ def _flip(order: Order) -> Order:
 _ISO = re.compile(r"(-?)(\d{1,4})-(\d{1,2})-(\d{1,2})(?:T.*)?", re.ASCII)
 _YEAR = re.compile(r"(\d{1,4})\s*(bce|bc|ce|ad)?", re.ASCII)
 _MONTH = {m.lower(): i + 1 for i, m in enumerate(MONTHS)}
-_NUMBER = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)(?:\s*([a-z%°]+[a-z0-9²³]*))?", re.ASCII)
+_NUMBER = re.compile(r"(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d{1,4})?)(?:\s*([a-z%°]+[a-z0-9²³]*))?", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True, order=True)

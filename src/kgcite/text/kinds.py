@@ -79,12 +79,16 @@ def kind_match(words: list[str], relation: str, wanted: AnswerKind) -> frozenset
     return frozenset(out)
 
 
+#: A value written as a date (year-month-day), whether or not the calendar has it.
+_DATE_SHAPED = re.compile(r"\s*-?\d{1,4}-\d{1,2}-\d{1,2}\b", re.ASCII)
+
+
 def value_kinds(value: str) -> frozenset[AnswerKind]:
     """What a value can answer: a date, a number (a bare year like "1887" is both), or another
     value (a place or anything else: strings do not tell them apart)."""
     q = quantity(value)
-    if q is None:
-        return frozenset(["any"])
+    if q is None:  # "1999-13-45": written as a date, though no calendar has it; still the date the graph gives
+        return frozenset(["date"]) if _DATE_SHAPED.match(value) else frozenset(["any"])
     if q.kind == "date":
         return frozenset(["date"])
     return frozenset(["date", "quantity"]) if as_kind(value, "date") is not None else frozenset(["quantity"])
