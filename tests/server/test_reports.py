@@ -66,3 +66,4 @@ def test_symlinks_out_of_the_reports_folder_are_not_followed(root: Path, tmp_pat
     assert r["metrics"] is None and "leak.png" not in r["images"]
     with pytest.raises(ReportNotFound):
         folder.read("linked")
+    assert "linked" not in folder.names() and "eval" in folder.names()  # it was listed, then refused

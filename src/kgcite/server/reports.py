@@ -25,8 +25,9 @@ class ReportFolder:
         found = []
         for report in sorted(self.root.rglob("report.md")):
             rel = report.parent.relative_to(self.root)
-            if len(rel.parts) <= self.depth and (not rel.parts or _NAME.match(rel.as_posix())):
-                found.append(rel.as_posix() if rel.parts else ".")
+            listed = len(rel.parts) <= self.depth and (not rel.parts or _NAME.match(rel.as_posix()))
+            if listed and self._inside(report) and report.parent.resolve().is_relative_to(self.root):
+                found.append(rel.as_posix() if rel.parts else ".")  # only what read() serves
         return found
 
     def _folder(self, name: str) -> Path:
