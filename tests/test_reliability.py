@@ -343,9 +343,11 @@ def test_a_docs_folder_never_quotes_a_file_linked_from_outside_it(tmp_path: Path
     docs.mkdir()
     (docs / "crane.txt").write_text("Stephen Crane died in Badenweiler, Germany, of tuberculosis in June 1900.\n")
     (docs / "link.txt").symlink_to(outside)
+    (docs / "hard.txt").hardlink_to(outside)  # a hard link has no path outside to see: it was read
     res = kgcite("ask", "Where did Stephen Crane die?", "--source", "docs", "--docs", str(docs), "--no-cache")
     assert res.returncode == 0, res.stderr
     assert "Badenweiler" in res.stdout and "hunter2" not in res.stdout and "link.txt" not in res.stdout
+    assert "hard.txt" not in res.stdout
 
 
 def test_out_naming_a_file_where_a_folder_is_written_is_one_line(tmp_path: Path) -> None:

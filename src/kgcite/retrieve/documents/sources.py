@@ -49,10 +49,16 @@ def parse(source: str, raw: str, *, as_html: bool | None = None) -> Document:
     return Document(source, title or Path(urllib.parse.urlparse(source).path).name or source, text[:MAX_TEXT])
 
 
+def _own(f: Path, root: Path) -> bool:
+    """A regular file of the folder's own: its real path inside it, and no other name on the disk
+    (a hard link to a file elsewhere has no path outside to see, so any second name is refused)."""
+    return f.is_file() and f.resolve().is_relative_to(root) and f.stat().st_nlink == 1
+
+
 def local_files(paths: Iterable[str | Path]) -> list[Path]:
     """The given files, and every HTML/text file under the given folders, in a stable order. A
-    link inside a folder to a file outside it is left out: serving a folder never serves the
-    rest of the disk."""
+    link inside a folder to a file outside it (symbolic or hard) is left out: serving a folder
+    never serves the rest of the disk."""
     out: list[Path] = []
     for given in paths:
         if str(given).startswith(("http://", "https://")):
@@ -60,13 +66,7 @@ def local_files(paths: Iterable[str | Path]) -> list[Path]:
         p = Path(given)
         if p.is_dir():
             root = p.resolve()
-            out.extend(
-                sorted(
-                    f
-                    for f in p.rglob("*")
-                    if f.is_file() and f.suffix.lower() in TEXT_SUFFIXES and f.resolve().is_relative_to(root)
-                )
-            )
+            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in TEXT_SUFFIXES and _own(f, root)))
         elif p.is_file():
             out.append(p)
         else:
