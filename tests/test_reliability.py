@@ -109,6 +109,17 @@ def test_a_second_process_on_the_same_output_fails_at_once(tmp_path: Path) -> No
     assert again.returncode == 0 and len(out.read_text().splitlines()) == 1
 
 
+def test_force_never_moves_a_live_runs_output(tmp_path: Path) -> None:
+    """`run --force` moved the file a running kgcite was writing, and the work was done twice."""
+    out = tmp_path / "a.jsonl"
+    answers(out, 1)
+    before = out.read_bytes()
+    with appending(out, "status"):  # a live run holds it
+        res = kgcite(*RUN, "--limit", "1", "--out", str(out), "--force")
+    assert res.returncode == 2 and "--force does not move a live run's output" in res.stderr, res.stderr
+    assert out.read_bytes() == before and not list(tmp_path.glob("*.bak"))
+
+
 def test_invalid_utf8_is_a_located_error_in_every_reader(tmp_path: Path) -> None:
     tsv = tmp_path / "g.txt"
     tsv.write_bytes(b"Crane|born in|Newark\nBad|x|\xff\xfe\n")

@@ -122,6 +122,24 @@ def appending(path: Path, mark: str) -> Iterator[tuple[list[dict[str, Any]], IO[
         yield read_trimmed(path, mark), fh
 
 
+def move_aside(path: Path, to: Path) -> None:
+    """Rename an output to ``to`` under its lock: an output another kgcite process is writing is
+    never moved (``run --force`` once moved a live run's file, and the work was done twice)."""
+    from kgcite.errors import InputError
+
+    with path.open("a", encoding="utf-8") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise InputError(
+                path,
+                None,
+                None,
+                "another kgcite process is writing this file; --force does not move a live run's output",
+            ) from exc
+        path.replace(to)
+
+
 def text_lines(path: str | Path) -> Iterator[tuple[int, str | InputError]]:
     """Numbered lines of a UTF-8 text file. A line that is not UTF-8 comes as an
     :class:`~kgcite.kg.loaders.InputError` naming file, line and byte, for the caller to raise or

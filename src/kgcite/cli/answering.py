@@ -31,7 +31,7 @@ from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
 from kgcite.generate.pipeline import GroundedGenerator
-from kgcite.jsonl import free_name
+from kgcite.jsonl import free_name, move_aside
 from kgcite.kg import EmbeddedStore, Entity, HttpSparqlStore, SparqlStore, Subgraph, scheme_named
 from kgcite.kg.hubs import Neighbourhood, capped_one_hop
 from kgcite.kg.loaders import file_kind, graph_quads, read_named, shipped_data
@@ -358,7 +358,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out} is the --dataset file; answers go to a file of their own")
     if args.force and out.is_file():
         backup = free_name(out.with_name(out.name + ".bak"))
-        out.replace(backup)
+        move_aside(out, backup)
         print(f"kgcite: {out} moved to {backup}", file=sys.stderr)
     done_before = len(finished_ids(out) & {it.id for it in items})
     bar = tqdm(total=len(items), initial=done_before, desc=f"{args.mode} {args.dataset}", unit=" q", disable=None)
