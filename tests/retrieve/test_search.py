@@ -355,3 +355,9 @@ def test_a_search_backend_down_or_wrong_is_one_line(web: str, where: str, why: s
     res = kgcite("ask", "Where did Stephen Crane die?", "--source", "docs", "--search-url", url, "--no-cache")
     assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr[-1500:]
     assert res.stderr.strip().splitlines()[-1].startswith(f"kgcite: error: the search backend {url} {why}")
+
+
+def test_a_redirect_to_another_scheme_is_refused_before_it_is_followed(web: str, secret: int) -> None:
+    """urllib follows a redirect to ftp:// with a connection no address check sees."""
+    with pytest.raises(ValueError, match="only http and https pages are fetched"):
+        fetch_url(f"{web}/to?u={urllib.parse.quote(f'ftp://127.0.0.2:{secret}/secret.html')}", timeout=3, policy=LOCAL)

@@ -134,9 +134,28 @@ class _HTTPSHandler(urllib.request.HTTPSHandler):
         return self.do_open(connection, req, context=self._context)  # type: ignore[attr-defined]
 
 
+class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
+    """Every redirect hop passes the address policy before it is followed, and goes to http or
+    https only (urllib would follow one to ``ftp://``, whose connection is not checked)."""
+
+    def __init__(self, policy: AddressPolicy) -> None:
+        self.policy = policy
+
+    def redirect_request(  # type: ignore[no-untyped-def]
+        self, req, fp, code, msg, headers, newurl
+    ) -> urllib.request.Request | None:
+        self.policy.check(newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
 def opener(policy: AddressPolicy, deadline: Deadline) -> urllib.request.OpenerDirector:
     """An opener whose every connection (redirects too) goes only where ``policy`` allows, and
-    is shut when ``deadline`` passes. No proxy: a proxy would connect on our behalf unchecked."""
+    is shut when ``deadline`` passes. No proxy: a proxy would connect on our behalf unchecked.
+    The redirect handler replaces urllib's own (given to ``build_opener``, not added after it,
+    where urllib's would answer first)."""
     return urllib.request.build_opener(
-        urllib.request.ProxyHandler({}), _HTTPHandler(policy, deadline), _HTTPSHandler(policy, deadline)
+        urllib.request.ProxyHandler({}),
+        _HTTPHandler(policy, deadline),
+        _HTTPSHandler(policy, deadline),
+        _CheckedRedirects(policy),
     )

@@ -112,7 +112,7 @@ class RobotsRules:
         rules = urllib.robotparser.RobotFileParser(url)
         req = urllib.request.Request(url, headers={"User-Agent": self.user_agent})
         try:
-            with Deadline(self.timeout) as deadline, _opener(policy, deadline).open(req) as resp:
+            with Deadline(self.timeout) as deadline, opener(policy, deadline).open(req) as resp:
                 raw = read_before(resp, deadline.end, url, 500_000)
                 if deadline.expired:
                     raise TimeoutError(f"{url}: robots.txt did not arrive within the fetch deadline")
@@ -124,26 +124,6 @@ class RobotsRules:
         except (OSError, http.client.HTTPException):
             rules.parse([])
         return rules
-
-
-class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
-    """Every redirect hop passes the address policy before it is followed (http and https only:
-    the connection is checked again where it is made)."""
-
-    def __init__(self, policy: AddressPolicy) -> None:
-        self.policy = policy
-
-    def redirect_request(  # type: ignore[no-untyped-def]
-        self, req, fp, code, msg, headers, newurl
-    ) -> urllib.request.Request | None:
-        self.policy.check(newurl)
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-def _opener(policy: AddressPolicy, deadline: Deadline) -> urllib.request.OpenerDirector:
-    out = opener(policy, deadline)
-    out.add_handler(_CheckedRedirects(policy))
-    return out
 
 
 def fetch_url(
@@ -160,7 +140,7 @@ def fetch_url(
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     with Deadline(timeout) as deadline:
         try:
-            with _opener(policy, deadline).open(req, timeout=timeout) as resp:
+            with opener(policy, deadline).open(req, timeout=timeout) as resp:
                 kind = resp.headers.get_content_type()
                 if kind not in ("text/html", "text/plain", "application/xhtml+xml"):
                     raise ValueError(f"{url}: content type {kind} is not a text page")
