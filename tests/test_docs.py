@@ -42,6 +42,23 @@ def test_user_pages_do_not_point_outside_the_project() -> None:
         assert not re.search(r"\bissue #\d+|in progress", text, re.IGNORECASE), page.name
 
 
+def test_the_api_page_plan_example_runs() -> None:
+    """docs/api.md's example of what the plan decided: a held relation is Facts, a missing one a Gap."""
+    import subprocess
+    import sys
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "api.md").read_text(), re.DOTALL)
+    code = next(b for b in blocks if "planner.plan" in b)
+    res = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip().splitlines() == [
+        "Who founded Quenby Bakery? → ['Facts']",
+        "Who is the mayor of Quenby Bakery? → ['Gap']",
+    ], res.stdout
+
+
 def test_the_api_page_example_runs() -> None:
     """docs/api.md's example, run from the project root: each graph retriever feeds the quote answerer."""
     import subprocess
