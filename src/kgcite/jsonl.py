@@ -106,37 +106,28 @@ def appending(path: Path, mark: str) -> Iterator[tuple[list[dict[str, Any]], IO[
 
     A second kgcite writing the same file fails at once with a clear error (an advisory lock,
     released when the process ends, however it ends), instead of both doing all the work."""
-    from kgcite.errors import InputError
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise InputError(
-                path,
-                None,
-                None,
-                "another kgcite process is writing this file; wait for it to finish or choose another output",
-            ) from exc
+        _lock_alone(fh, path, "wait for it to finish or choose another output")
         yield read_trimmed(path, mark), fh
+
+
+def _lock_alone(fh: IO[str], path: Path, advice: str) -> None:
+    """Take the output's advisory lock, or fail at once naming the file: another kgcite process holds it."""
+    from kgcite.errors import InputError
+
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError as exc:
+        raise InputError(path, None, None, f"another kgcite process is writing this file; {advice}") from exc
 
 
 def move_aside(path: Path, to: Path) -> None:
     """Rename an output to ``to`` under its lock: an output another kgcite process is writing is
     never moved (``run --force`` once moved a live run's file, and the work was done twice)."""
-    from kgcite.errors import InputError
-
     with path.open("a", encoding="utf-8") as fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise InputError(
-                path,
-                None,
-                None,
-                "another kgcite process is writing this file; --force does not move a live run's output",
-            ) from exc
+        _lock_alone(fh, path, "--force does not move a live run's output")
         path.replace(to)
 
 
