@@ -10,7 +10,7 @@ from kgcite.kg import EmbeddedStore, InputError
 from kgcite.kg.loaders import read_tsv
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import ZeroShotPathScorer
-from kgcite.retrieve.paths import PathConfig, PathReasoner, Step
+from kgcite.retrieve.paths import PathConfig, PathReasoner, Step, bounded
 from kgcite.retrieve.scoring import EmbeddingScorer
 
 
@@ -92,7 +92,26 @@ def test_minilm_breaks_ties_where_no_relation_is_named(store: EmbeddedStore, emb
 def test_config_is_checked() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         PathConfig(width=0)
+    with pytest.raises(ValueError, match="max_chains"):
+        PathConfig(max_chains=0)
     assert Step("directed_by", True).text() == "reverse of directed by"
+
+
+@pytest.mark.fast
+def test_a_depth_scores_at_most_max_chains_the_asked_ones_first() -> None:
+    chains = [(Step(f"rel {i}"),) for i in range(10)] + [(Step("founder"),)]
+    kept, left = bounded(chains, {"founder"}, 3)
+    assert kept == [chains[0], chains[1], chains[10]] and left == 8
+    assert bounded(chains, set(), 20) == (chains, 0)
+
+
+def test_a_wide_entity_costs_max_chains_and_says_so(store: EmbeddedStore) -> None:
+    r = PathReasoner(store, ZeroShotPathScorer(store.relations()), PathConfig(max_chains=2))
+    book = store.entity("The Glass Orchard")
+    assert book is not None
+    result = r.answer("who wrote The Glass Orchard", [book], must_walk={"written_by"})
+    assert result.unscored > 0 and result.stats["chains_scored"] <= 2 * r.config.depth
+    assert result.predicted() == ["Ines Calder"]
 
 
 def test_a_graph_file_may_be_tab_separated(store: EmbeddedStore, tmp_path: Path) -> None:

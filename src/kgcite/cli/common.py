@@ -122,7 +122,7 @@ def runtime_from_args(
 
 
 #: Repairs a reader needs beside the answer: how a name was linked, what a long list left out.
-_SHOWN_NOTES = ("linked ", "statements: ", "paths: a hub")
+_SHOWN_NOTES = ("linked ", "statements: ", "paths: ")
 
 
 def format_attributed(answer: AttributedAnswer) -> str:

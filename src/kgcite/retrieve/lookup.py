@@ -70,6 +70,34 @@ def listed(
     return out
 
 
+def pointing_in(
+    found: Sequence[Found],
+    entity: Entity,
+    notes: list[str],
+    max_listed: int = MAX_LISTED,
+    held: Mapping[tuple[str, str, bool], int] | None = None,
+) -> list[Found]:
+    """At most ``max_listed`` of the entities that point at ``entity`` by one relation ("who was
+    born in Bigcity": each is its own group of one value, so :func:`listed` cannot cut them);
+    ``notes`` says how many there are (the store's count where retrieval cut the hub)."""
+    kept: list[Found] = []
+    seen: dict[str, int] = {}
+    for group in found:
+        t = group[2][0]
+        if t.object_id == entity.id and t.subject_id != entity.id:
+            seen[group[1]] = seen.get(group[1], 0) + 1
+            if seen[group[1]] > max_listed:
+                continue
+        kept.append(group)
+    for relation, n in seen.items():
+        total = max(n, (held or {}).get((entity.id, relation, True), 0))
+        if total > min(n, max_listed):
+            notes.append(
+                f"statements: {total:,} entities are linked to {entity.label} by {relation}; {min(n, max_listed)} are stated"
+            )
+    return kept
+
+
 def _fitting(found: list[Found], kind: AnswerKind) -> list[Found]:
     """The groups whose values can answer the kind asked: a birthplace is no birth date."""
     return [f for f in found if fits(kind, [t.object_value for t in f[2]])]
@@ -162,7 +190,7 @@ def select(
                     walked = None
                     continue
                 before = []
-                for facts in listed(found, notes, max_listed, held):
+                for facts in listed(pointing_in(found, subject, notes, max_listed, cut), notes, max_listed, held):
                     items.append(facts)
                     before.extend(facts.triples)
                 walked = _one_entity(found[0][2]) if len(found) == 1 else None

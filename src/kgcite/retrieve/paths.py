@@ -122,10 +122,14 @@ class PathConfig:
     constrained_top: int = 12  # walked chains, best first, that a second topic may constrain
     max_frontier: int = 200  # entities walked from per chain and depth (hubs are cut here)
     relation_sample: int = 40  # entities whose relations are listed to extend a chain
+    # chains scored per depth: an entity with 50,000 relations costs this many, those walking a
+    # relation the question reader found asked first, the rest in walk order (the answer says so)
+    max_chains: int = 500
 
     def __post_init__(self) -> None:
-        if self.depth < 1 or self.width < 1 or self.max_frontier < 1 or self.relation_sample < 1:
-            raise ValueError("depth, width, max_frontier and relation_sample must be at least 1")
+        limits = (self.depth, self.width, self.max_frontier, self.relation_sample, self.max_chains)
+        if min(limits) < 1:
+            raise ValueError("depth, width, max_frontier, relation_sample and max_chains must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,7 @@ class PathResult:
     stats: dict[str, int] = field(default_factory=dict)
     named: bool = True  # a word of the question names a relation of the best chain (False: likeness alone)
     named_every: bool = True  # … and every hop of it has such a word
+    unscored: int = 0  # chains left unscored past ``PathConfig.max_chains``: the answers may be incomplete
 
     @property
     def answered(self) -> bool:
@@ -429,7 +434,8 @@ class PathReasoner:
         query = mask_topics(question, topics)
         stats = {"chains_scored": 0, "walks": 0}
         self.walker.met = []
-        truncated = False
+        truncated, unscored = False, 0
+        asked = {property_key(r) for r in must_walk}
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
         scored: dict[Chain, float] = {}
         walked: dict[Chain, list[Layer]] = {}
@@ -441,7 +447,8 @@ class PathReasoner:
                         extensions.setdefault((*chain, step), layers)
             if not extensions:
                 break
-            chains = list(extensions)
+            chains, left = bounded(list(extensions), asked, self.config.max_chains)
+            unscored += left
             values = self.scorer.scores(query, chains)
             stats["chains_scored"] += len(chains)
             scored.update(zip(chains, map(float, values), strict=True))
@@ -465,7 +472,6 @@ class PathReasoner:
             scored.update(zip(final, map(float, self.scorer.rescore(query, final, near)), strict=True))
         threshold = self.threshold
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
-        asked = {property_key(r) for r in must_walk}
         ranked_asked = [c for c in ranked if c.chain in walked and walks_any(c.chain, asked)]
         fit = [c for c in ranked_asked if c.score >= threshold]
         used: list[str] = []
@@ -475,7 +481,9 @@ class PathReasoner:
         elif fit:
             best, answers = fit[0], self.walker.answers(main.id, walked[fit[0].chain])
         else:
-            return PathResult(question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats)
+            return PathResult(
+                question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats, unscored=unscored
+            )
         return PathResult(
             question,
             tuple(topics),
@@ -486,6 +494,7 @@ class PathReasoner:
             truncated=truncated,
             constraints=tuple(used),
             stats=stats,
+            unscored=unscored,
             named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
             named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
         )
@@ -535,6 +544,17 @@ class PathReasoner:
                 kept[near] = PathAnswer(a.id, a.label, (*a.triples, t), a.walks)
                 step = step or Step(t.relation, inverse=t.subject_id == other.id)
         return [kept[a.id] for a in answers if a.id in kept], step
+
+
+def bounded(chains: list[Chain], asked: AbstractSet[str], limit: int) -> tuple[list[Chain], int]:
+    """At most ``limit`` of a depth's chains, those whose last hop walks an ``asked`` relation
+    (property keys) first, the rest in walk order, and how many were left out: the scorer's work
+    per answer is bounded however many relations an entity has."""
+    if len(chains) <= limit:
+        return chains, 0
+    first = [c for c in chains if property_key(c[-1].relation) in asked]
+    kept = set((first + [c for c in chains if property_key(c[-1].relation) not in asked])[:limit])
+    return [c for c in chains if c in kept], len(chains) - len(kept)
 
 
 def walks_any(chain: Chain, relations: AbstractSet[str]) -> bool:

@@ -152,12 +152,18 @@ class Planner:
         if result is not None:
             assert self.paths is not None
             form = self.reading(retrieval).form
-            counted = form.kind == "count" and not result.truncated and bool(result.answers)
+            counted = form.kind == "count" and not (result.truncated or result.unscored) and bool(result.answers)
             searched = result.ms / 1000
             timings = Timings(
                 {"plan": max(0.0, time.perf_counter() - t0 - searched), "paths": searched}, llm_calls=result.llm_calls
             )
-            notes = ("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()
+            notes: tuple[str, ...] = ("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()
+            if result.unscored:
+                unscored = (
+                    f"paths: {result.unscored:,} relation chains around {result.topics[0].label} were not scored "
+                    "(more than the search's max_chains); answers may be incomplete"
+                )
+                notes += (unscored,)
             return Chain(result, self.paths.name, form if counted else None, notes, timings)
         timings = Timings({"plan": time.perf_counter() - t0})
         if not lookup.items:
