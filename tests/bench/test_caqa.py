@@ -272,20 +272,49 @@ def test_build_caqa_from_a_graph_without_questions(tmp_path: Path) -> None:
 
 
 def test_an_interrupted_write_leaves_the_previous_benchmark_whole(tmp_path: Path, monkeypatch: Any) -> None:
-    """Killed while writing, a build left new train/dev splits beside the old test split."""
-    from kgcite.bench.caqa_files import write_together
+    """Killed while writing, a build left new train/dev splits beside the old test split; killed
+    between renames, 416 ids were in both the new train and the old test split. Either way the
+    folder now holds one whole benchmark, and the next build finishes a half-done swap."""
+    from kgcite.bench.caqa_files import settle, write_together
 
+    out = tmp_path / "caqa"
+    out.mkdir()
     old = {name: f"old {name}\n" for name in ("train.jsonl", "dev.jsonl", "test.jsonl")}
     for name, text in old.items():
-        (tmp_path / name).write_text(text)
-    real = Path.write_text
+        (out / name).write_text(text)
+    (out / "notes.txt").write_text("mine\n")
+    new = {name: f"new {name}\n" for name in old}
 
-    def full_disk(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
-        if self.name == "test.jsonl.tmp":
+    def contents() -> dict[str, str]:
+        return {p.name: p.read_text() for p in out.iterdir()}
+
+    real_open = open
+
+    def full_disk(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if Path(path).name == "test.jsonl":
             raise OSError(28, "No space left on device")
-        return real(self, text, *args, **kwargs)
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "write_text", full_disk)
-    with pytest.raises(OSError):
-        write_together({tmp_path / name: "new\n" for name in old})
-    assert {name: (tmp_path / name).read_text() for name in old} == old
+    with monkeypatch.context() as m:
+        m.setattr("builtins.open", full_disk)
+        with pytest.raises(OSError):
+            write_together(out, new)
+    assert contents() == old | {"notes.txt": "mine\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["caqa"]  # nothing half-written beside it
+
+    real_rename = Path.rename
+
+    def killed_after_first_folder(self: Path, target: Any) -> Any:
+        if self == out:  # the old folder moved aside: the build dies before the new one takes its place
+            real_rename(self, target)
+            raise KeyboardInterrupt
+        return real_rename(self, target)
+
+    with monkeypatch.context() as m:
+        m.setattr(Path, "rename", killed_after_first_folder)
+        with pytest.raises(KeyboardInterrupt):
+            write_together(out, new)
+    assert not out.exists()  # never a mix: no folder at all for the moment
+    settle(out)
+    assert contents() == new | {"notes.txt": "mine\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["caqa"]

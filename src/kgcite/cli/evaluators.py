@@ -39,10 +39,12 @@ def _evaluator(spec: str, args: argparse.Namespace, shots: list[dict[str, Any]])
 
 
 def cmd_evaluate_evaluator(args: argparse.Namespace) -> int:
+    from kgcite.bench.caqa_files import settle
     from kgcite.evaluate.metrics.attribution import CATEGORIES
     from kgcite.evaluate.records.judgements import factscore, judge_split, report_json, report_table, write_report
     from kgcite.train.evaluator import read_bench
 
+    settle(Path(args.bench).parent)
     if not Path(args.bench).exists():
         raise InputError(args.bench, None, None, "no such benchmark file")
     everything = read_bench(args.bench)

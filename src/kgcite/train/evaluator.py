@@ -18,6 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from kgcite.bench.caqa_files import settle
 from kgcite.evaluate.metrics.attribution import CATEGORIES
 from kgcite.jsonl import read_jsonl
 from kgcite.models.evaluator import claim_text
@@ -28,7 +29,9 @@ from kgcite.train.nli_data import LabelledPair
 
 
 def read_bench(path: str | Path) -> list[dict[str, Any]]:
-    """A CAQA-style JSONL split; each line needs question, answer_statement, citation, category."""
+    """A CAQA-style JSONL split; each line needs question, answer_statement, citation, category.
+    A folder a killed ``build caqa`` left half swapped is settled first (:func:`settle`)."""
+    settle(Path(path).parent)
     return [
         validated(CaqaSampleRecord, d, path, lineno).model_dump(exclude_unset=True) for lineno, d in read_jsonl(path)
     ]
