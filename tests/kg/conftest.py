@@ -118,6 +118,27 @@ class OxigraphServer:
                 time.sleep(0.05)
         raise RuntimeError("oxigraph server did not start within 20 s")
 
+    def empty(self, name: str, *flags: str) -> str:
+        """An empty dataset served with ``flags`` (``--union-default-graph``); its base URL."""
+        port = free_port()
+        log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        exe = _oxigraph_binary()
+        proc = subprocess.Popen(
+            [exe, "serve", "--location", str(self.root / name), "--bind", f"127.0.0.1:{port}", *flags],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.procs.append(proc)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.post(f"{base}/query", data={"query": "ASK {}"}, timeout=1).status_code == 200:
+                    return base
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("oxigraph server did not start within 20 s")
+
     def stop(self) -> None:
         for proc in self.procs:
             proc.terminate()

@@ -26,7 +26,7 @@ from kgcite.cli.common import (
     unit_option,
 )
 from kgcite.cli.quotes import add_quote_options
-from kgcite.errors import InputError, LLMError, TopicError, UsageError
+from kgcite.errors import InputError, KGError, LLMError, TopicError, UsageError
 from kgcite.evaluate.metrics.citation import CitationReport
 from kgcite.evaluate.records.answer_file import AnswerRecord, read_records
 from kgcite.evaluate.records.report import citation_report, format_citation_report, format_table, format_timings
@@ -38,6 +38,7 @@ from kgcite.kg.loaders import file_kind, graph_quads, read_named, shipped_data
 from kgcite.kg.model import named
 from kgcite.kg.namesakes import likely_namesakes, qualified, qualified_names
 from kgcite.kg.rdf import write_ntriples
+from kgcite.kg.sparql import KGCITE_GRAPH
 from kgcite.runs import append_answers, dataset, finished_ids, qa_record, run
 from kgcite.runtime import Runtime
 
@@ -57,6 +58,13 @@ def _load_endpoint(args: argparse.Namespace) -> int:
             print(
                 f"{path}: {len(quads):,} quads read, {n:,} sent (with label keys) to {store.update_endpoint} "
                 f"in {time.perf_counter() - t0:.2f} s"
+            )
+        if not store.sees_graph():
+            raise KGError(
+                f"{args.endpoint} does not show in its queries the named graph kgcite loaded into "
+                f"(<{KGCITE_GRAPH}>): its default graph is not the union of its graphs, so every question would "
+                "find no entity; start Oxigraph with --union-default-graph (or make the endpoint's default graph "
+                "the union of all graphs) and ask again: the data is loaded"
             )
     return 0
 

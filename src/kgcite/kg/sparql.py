@@ -396,7 +396,9 @@ class HttpSparqlStore(SparqlStore):
         self._client.close()
 
     def _post(self, query: str, *, field: str = "query") -> bytes:
-        """One request (``field``: ``query`` or ``update``), retried on a server error or no answer."""
+        """One request (``field``: ``query`` or ``update``), retried on a server error or a refused
+        connection. A server that takes the connection and never answers (a stopped process) is
+        not asked again: each retry waited the whole timeout, 92 s in all."""
         url = self.endpoint if field == "query" else self.update_endpoint
         import httpx
 
@@ -405,6 +407,9 @@ class HttpSparqlStore(SparqlStore):
             self.requests += 1
             try:
                 resp = self._client.post(url, data={field: query})
+            except httpx.TimeoutException as exc:
+                timeout = self._client.timeout.read
+                raise KGError(f"SPARQL endpoint {url} did not answer within {timeout:g} s ({exc!r})") from exc
             except httpx.HTTPError as exc:
                 if attempt == self.retries:
                     raise KGError(f"SPARQL endpoint {url} unreachable: {exc}") from exc
@@ -500,6 +505,16 @@ class HttpSparqlStore(SparqlStore):
             bar.close()
         self.invalidate()
         return sent
+
+    def sees_graph(self, graph: str = KGCITE_GRAPH) -> bool:
+        """Whether queries, which name no graph, see a triple written into ``graph``: an endpoint
+        whose default graph is not the union of its graphs (Oxigraph unless started with
+        ``--union-default-graph``) loads without a complaint and then finds nothing."""
+        rows = self._select(f"SELECT ?s ?p ?o WHERE {{ GRAPH <{NamedNode(graph).value}> {{ ?s ?p ?o }} }} LIMIT 1")
+        if not rows:
+            return True
+        row = rows[0]
+        return self._ask(f"ASK {{ {row['s']} {row['p']} {row['o']} }}")
 
     def _insert(self, triples: list[str], graph: str) -> int:
         self._post(
