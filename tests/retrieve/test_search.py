@@ -361,3 +361,35 @@ def test_a_redirect_to_another_scheme_is_refused_before_it_is_followed(web: str,
     """urllib follows a redirect to ftp:// with a connection no address check sees."""
     with pytest.raises(ValueError, match="only http and https pages are fetched"):
         fetch_url(f"{web}/to?u={urllib.parse.quote(f'ftp://127.0.0.2:{secret}/secret.html')}", timeout=3, policy=LOCAL)
+
+
+def test_a_slow_site_never_holds_the_model_for_other_questions(web: str, tmp_path: Path) -> None:
+    """In `serve` a fetch ran on the model thread: a page dripping its headers held every other
+    ask (504 at 120 s) while `/health` said ok. Documents are now fetched before the question
+    waits for the model."""
+    import httpx
+
+    from kgcite.server.launch import served
+
+    _Web.extra = ["/drip-headers.html"]
+    graph = tmp_path / "rail.tsv"
+    graph.write_text("Tarn Junction\tdesigned_by\tIvo Marsh\n", encoding="utf-8")
+    args = ["--no-cache", "--kg", str(graph), "--search-url", web, "--allow-fetch", "127.0.0.1"]
+    with served(args) as base:
+        slow: list[httpx.Response] = []
+        docs = threading.Thread(
+            target=lambda: slow.append(
+                httpx.post(
+                    f"{base}/ask", json={"question": "Where did Stephen Crane die?", "source": "docs"}, timeout=120
+                )
+            )
+        )
+        docs.start()
+        time.sleep(2)  # the docs question is fetching: the drip lasts the whole 10 s fetch deadline
+        t0 = time.monotonic()
+        kg = httpx.post(f"{base}/ask", json={"question": "Who designed Tarn Junction?"}, timeout=120)
+        took = time.monotonic() - t0
+        docs.join()
+    assert kg.status_code == 200 and "Ivo Marsh" in kg.json()["answer"], kg.text
+    assert took < 4, took
+    assert slow[0].status_code == 200 and "Stephen Crane" in slow[0].json()["answer"], slow[0].text[:500]

@@ -7,6 +7,7 @@ import contextlib
 import json
 import socket
 import statistics
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -322,4 +323,42 @@ def test_a_huge_invalid_body_gets_a_short_422(evil_server: str) -> None:
         f"{evil_server}/eval/citations", content=body, headers={"content-type": "application/json"}, timeout=120
     )
     assert r.status_code == 422 and len(r.content) < 2_000, r.content[:300]
-    assert r.json()["detail"][0]["input"] == "<list of 1,200,000 items>"
+    assert r.json()["detail"][0]["msg"] == "at most 5,000 answers a request"
+    nested = httpx.post(
+        f"{evil_server}/eval/citations", content="[" * 100_000, headers={"content-type": "application/json"}
+    )
+    assert nested.status_code == 422 and "nested too deep" in nested.json()["detail"][0]["msg"]
+
+
+def test_evaluations_never_hold_the_loop_and_wait_in_a_bounded_line(evil_server: str) -> None:
+    """Four 3.6 MB bodies at once took 42 s each and /health waited 11 s: they are parsed and
+    scored one at a time in a worker thread, and past ``max_eval_waiting`` refused with 503."""
+    body = ('{"answers": [' + ",".join(["[]"] * 1_200_000) + "]}").encode()
+    codes: list[int] = []
+    health: list[float] = []
+    done = threading.Event()
+
+    def evaluate() -> None:
+        r = httpx.post(
+            f"{evil_server}/eval/citations", content=body, headers={"content-type": "application/json"}, timeout=120
+        )
+        codes.append(r.status_code)
+
+    def poll() -> None:
+        while not done.is_set():
+            t0 = time.monotonic()
+            assert httpx.get(f"{evil_server}/health", timeout=30).status_code == 200
+            health.append(time.monotonic() - t0)
+            time.sleep(0.1)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    posts = [threading.Thread(target=evaluate) for _ in range(6)]
+    for t in posts:
+        t.start()
+    for t in posts:
+        t.join()
+    done.set()
+    poller.join()
+    assert sorted(set(codes)) in ([422], [422, 503]) and len(codes) == 6, codes
+    assert max(health) < 2.5, max(health)

@@ -36,7 +36,7 @@ from kgcite.models.embed import Embedder
 from kgcite.models.llm import LLM, ChatRequest
 from kgcite.retrieve.base import GraphRetriever
 from kgcite.retrieve.documents.model import Quote
-from kgcite.retrieve.documents.retriever import DocumentRetriever
+from kgcite.retrieve.documents.retriever import DocumentRetriever, Gathered
 from kgcite.retrieve.scoring import distinctive_overlap
 from kgcite.text.sentences import sentence_spans
 from kgcite.text.values import normalize, value_forms
@@ -316,7 +316,10 @@ class QuoteAnswerer:
             raise ValueError("answering from quotes needs the knowledge graph, documents, or both")
         self.composer, self.graph, self.documents, self.max_triples = composer, graph, documents, max_triples
 
-    def answer(self, question: str, topics: Sequence[str] | None = None) -> QuotedAnswer:
+    def answer(
+        self, question: str, topics: Sequence[str] | None = None, gathered: Gathered | None = None
+    ) -> QuotedAnswer:
+        """``gathered``: the question's documents, fetched beforehand (:meth:`gather`)."""
         timings = Timings()
         triples: tuple[Triple, ...] = ()
         if self.graph is not None:
@@ -325,11 +328,16 @@ class QuoteAnswerer:
             timings = timings.merged(found.timings)
         docs: tuple[Quote, ...] = ()
         if self.documents is not None:
-            retrieval = self.documents.retrieve(question)
+            retrieval = self.documents.retrieve(question, gathered)
             docs = retrieval.quotes
             timings = timings.merged(retrieval.timings, prefix="docs_")
         answer = self.composer.compose(question, evidence_quotes(triples, docs, max_triples=self.max_triples))
         return replace(answer, timings=timings.merged(answer.timings))
+
+    def gather(self, question: str) -> Gathered | None:
+        """The question's documents, searched and fetched: network work, done before (and apart
+        from) the models that rank and compose; None without documents."""
+        return self.documents.gather(question) if self.documents is not None else None
 
     def answer_many(
         self, questions: Sequence[str], topics: Sequence[Sequence[str] | None] | None = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -19,11 +20,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 
 from kgcite import __version__
 from kgcite.errors import InputError, LLMError, ModelError, SearchError
@@ -32,10 +36,12 @@ from kgcite.evaluate.records.answer_file import record_from_obj
 from kgcite.evaluate.records.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
+from kgcite.jsonl import loads
 from kgcite.kg.hubs import capped_one_hop
 from kgcite.kg.model import Triple
+from kgcite.retrieve.documents.retriever import Gathered
 from kgcite.runtime import Mode, Runtime, Source
-from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
+from kgcite.schema import MAX_ANSWERS, AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
 from kgcite.server.guards import BodyLimit, KnownHosts
 from kgcite.server.queue import ModelQueue, QueueFull, Stopping
 from kgcite.server.reports import ReportFolder, ReportNotFound
@@ -76,6 +82,9 @@ class ServeConfig:
     header_timeout_s: float = 10.0  # a connection whose request headers take longer (or that sends nothing) is closed
     max_connections: int = 1000  # past this many open, the oldest still waiting for its headers is closed
     body_timeout_s: float = 30.0  # a request body that takes longer gets 408
+    # /eval/citations parses and scores in a worker thread, one request at a time (never on the loop
+    # that answers /health); past this many waiting, 503
+    max_eval_waiting: int = 4
 
 
 def triple_dict(t: Triple) -> dict[str, Any]:
@@ -106,6 +115,7 @@ class Service:
     queue: ModelQueue = field(init=False)
     _generators: dict[str, Generator] = field(default_factory=dict, init=False)
     _answerers: dict[str, QuoteAnswerer] = field(default_factory=dict, init=False)
+    _building: threading.Lock = field(default_factory=threading.Lock, init=False)  # answerers built once
 
     def __post_init__(self) -> None:
         self.queue = ModelQueue(max_batch=self.config.max_batch, max_waiting=self.config.max_waiting)
@@ -128,6 +138,10 @@ class Service:
         if rt.config.verifier == "nli":
             rt.nli.load()
         self.generator("grounded")
+        with self._building:  # built here, so that fetching (off this thread) only reads them
+            for source in ("docs", "both"):
+                if source in self.sources:
+                    self.answerer(source)
 
     def generator(self, mode: Mode) -> Generator:
         if mode not in self._generators:
@@ -165,9 +179,17 @@ class Service:
             "property_labels": property_labels([*cited, *(t.relation for t in shown)]),
         }
 
-    def answer_quotes(self, source: Source, questions: Sequence[str]) -> list[dict[str, Any]]:
-        answerer = self.answerer(source)
-        return [answerer.answer(q).to_dict() | {"kind": "quotes", "mode": "quotes"} for q in questions]
+    def gather(self, source: Source, question: str) -> Gathered | None:
+        """A question's documents, searched and fetched in a worker thread before it waits for the
+        model: a site that drips its headers for the whole fetch deadline holds no other question."""
+        with self._building:
+            answerer = self.answerer(source)
+        return answerer.gather(question)
+
+    def answer_quotes(self, source: Source, items: Sequence[tuple[str, Gathered | None]]) -> list[dict[str, Any]]:
+        with self._building:
+            answerer = self.answerer(source)
+        return [answerer.answer(q, None, g).to_dict() | {"kind": "quotes", "mode": "quotes"} for q, g in items]
 
     def entity(self, entity_id: str) -> dict[str, Any] | None:
         shown = self.config.max_entity_triples
@@ -315,6 +337,8 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
             },
         )
 
+    fetching = anyio.CapacityLimiter(8)  # questions whose documents are being fetched at once
+
     @app.post("/ask", summary="answer a question; every sentence carries its citations or [NA]")
     async def ask(req: AskRequest, request: Request) -> KGAnswerResponse | QuotedAnswerResponse:
         if req.source not in service.sources:
@@ -324,16 +348,36 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         if req.source == "kg":
             job = service.queue.submit(("kg", req.mode), lambda qs: service.answer_kg(req.mode, qs), req.question)
         else:
+            gathered = await anyio.to_thread.run_sync(service.gather, req.source, req.question, limiter=fetching)
             job = service.queue.submit(
-                ("quotes", req.source), lambda qs: service.answer_quotes(req.source, qs), req.question
+                ("quotes", req.source), lambda items: service.answer_quotes(req.source, items), (req.question, gathered)
             )
         answered: KGAnswerResponse | QuotedAnswerResponse = await until_answered(
             job, request, service.config.answer_timeout_s
         )
         return answered
 
-    @app.post("/eval/citations", summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)")
-    def eval_citations(req: EvalCitationsRequest) -> CitationReport:
+    evaluations = anyio.CapacityLimiter(1)
+    waiting_evals = [0]
+
+    def evaluate(body: bytes) -> CitationReport:
+        """Parse, check and score a body, in a worker thread: 7.5 MB of ``[]`` took 10.7 s and held
+        the loop that answers everyone else."""
+        try:
+            data = loads(body)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RequestValidationError([{"type": "json_invalid", "loc": ("body",), "msg": str(exc)[:200]}]) from None
+        answers = data.get("answers") if isinstance(data, dict) else None
+        if isinstance(answers, list) and len(answers) > MAX_ANSWERS:  # before item by item: it is refused anyway
+            raise RequestValidationError(
+                [{"type": "too_long", "loc": ("body", "answers"), "msg": f"at most {MAX_ANSWERS:,} answers a request"}]
+            )
+        try:
+            req = EvalCitationsRequest.model_validate(data)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+            ) from None
         try:
             records = [record_from_obj(obj, f"answers[{i}]", i) for i, obj in enumerate(req.answers)]
         except InputError as err:  # names the item and its bad field
@@ -342,6 +386,27 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
             ) from err
         report, _ = citation_report(records, req.precision_unit)
         return report
+
+    @app.post(
+        "/eval/citations",
+        summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": EvalCitationsRequest.model_json_schema()}},
+            }
+        },
+    )
+    async def eval_citations(request: Request) -> CitationReport:
+        if waiting_evals[0] >= service.config.max_eval_waiting:
+            raise HTTPException(503, f"{waiting_evals[0]} evaluations are waiting; retry later")
+        waiting_evals[0] += 1
+        try:
+            body = await request.body()
+            report: CitationReport = await anyio.to_thread.run_sync(evaluate, body, limiter=evaluations)
+            return report
+        finally:
+            waiting_evals[0] -= 1
 
     @app.get("/entities/{entity_id}", summary="an entity and its one-hop triples")
     def entity(entity_id: str) -> dict[str, Any]:

@@ -34,9 +34,11 @@ def served(
     startup_s: float = 180.0,
     host: str = "127.0.0.1",
     output: list[str] | None = None,
+    processes: list[subprocess.Popen[str]] | None = None,
 ) -> Iterator[str]:
     """Yields the base URL of a running ``kgcite serve ARGS`` on ``host``; stops it afterwards
-    (as Ctrl-C does) and, with ``output``, appends what it printed."""
+    (as Ctrl-C does) and, with ``output``, appends what it printed; ``processes`` gets the server's
+    process (a benchmark reads its memory)."""
     port = port or free_port()
     proc = subprocess.Popen(
         [*kgcite_command(), "serve", "--host", host, "--port", str(port), *args],
@@ -46,6 +48,8 @@ def served(
         text=True,
     )
     url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    if processes is not None:
+        processes.append(proc)
     try:
         deadline = time.monotonic() + startup_s
         while True:

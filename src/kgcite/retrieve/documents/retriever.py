@@ -35,6 +35,16 @@ def _warn(source: str, exc: Exception) -> None:
     log.warning("skipped %s: %s", source, exc)
 
 
+@dataclass(frozen=True)
+class Gathered:
+    """A question's documents, read from disk and the network before any model runs: a server
+    gathers them off its model thread, so a slow site never holds the models."""
+
+    docs: tuple[Document, ...]
+    cache_hits: int
+    seconds: float
+
+
 @dataclass
 class DocumentRetriever:
     ranker: TwoStageRanker
@@ -65,12 +75,19 @@ class DocumentRetriever:
             out.extend(extractor.extract(question, docs))
         return out
 
-    def retrieve(self, question: str) -> DocumentRetrieval:
+    def gather(self, question: str) -> Gathered:
+        """The documents to read for ``question``: searched, fetched (each fetch under its deadline), read."""
         t0 = time.perf_counter()
         where, search_hits = self.locate(question)
         docs, doc_hits = fetch_documents(
             where, self.cache, workers=self.workers, on_error=self.on_error, robots=self.robots, policy=self.policy
         )
+        return Gathered(tuple(docs), search_hits + doc_hits, time.perf_counter() - t0)
+
+    def retrieve(self, question: str, gathered: Gathered | None = None) -> DocumentRetrieval:
+        """Quotes for ``question`` from its documents (:meth:`gather`ed here unless given)."""
+        found = gathered if gathered is not None else self.gather(question)
+        docs = list(found.docs)
         t1 = time.perf_counter()
         passages = self.candidates(question, docs)
         t2 = time.perf_counter()
@@ -81,9 +98,9 @@ class DocumentRetriever:
             quotes=tuple(quotes),
             n_documents=len(docs),
             n_candidates=len(passages),
-            cache_hits=search_hits + doc_hits,
+            cache_hits=found.cache_hits,
             timings=Timings(
-                {"fetch": t1 - t0, "split_extract": t2 - t1, "rank": t3 - t2},
+                {"fetch": found.seconds, "split_extract": t2 - t1, "rank": t3 - t2},
                 llm_calls=len(docs) * sum(isinstance(e, LLMSpanExtractor) for e in self.extractors),
             ),
         )
