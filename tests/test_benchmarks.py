@@ -65,6 +65,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("kg_lookup.py", ["embedded in memory, pattern API", "SPARQL server (HTTP)"]),
         ("nli_speed.py", ["batch 32", "batch 1 (baseline)"]),
         ("serve_load.py", ["one at a time (baseline)", "5 at once"]),
+        ("serve_load.py --faults", ["quiet (baseline)", "1,000 idle connections", "10 header drips", "relations"]),
         ("tog_e_metaqa.py", ["ToG-E W=3 D=3 (default)", "neighbourhood, same #triples"]),
     ],
 )

@@ -393,3 +393,20 @@ def test_a_slow_site_never_holds_the_model_for_other_questions(web: str, tmp_pat
     assert kg.status_code == 200 and "Ivo Marsh" in kg.json()["answer"], kg.text
     assert took < 4, took
     assert slow[0].status_code == 200 and "Stephen Crane" in slow[0].json()["answer"], slow[0].text[:500]
+
+
+def test_a_search_backend_down_is_a_generic_502_over_http(web: str, tmp_path: Path) -> None:
+    """`serve` answered 500 with a traceback when the search backend was down or answered 404."""
+    import httpx
+
+    from kgcite.server.launch import served
+
+    graph = tmp_path / "rail.tsv"
+    graph.write_text("Tarn Junction\tdesigned_by\tIvo Marsh\n", encoding="utf-8")
+    log: list[str] = []
+    with served(["--no-cache", "--kg", str(graph), "--search-url", f"{web}/gone"], output=log) as base:
+        r = httpx.post(f"{base}/ask", json={"question": "Where did Stephen Crane die?", "source": "docs"}, timeout=60)
+        kg = httpx.post(f"{base}/ask", json={"question": "Who designed Tarn Junction?"}, timeout=60)
+    assert r.status_code == 502 and r.json()["detail"] == "the search backend failed; the server's log says why"
+    assert "/gone" not in r.text and kg.status_code == 200
+    assert "answered HTTP 404" in log[0] and "Traceback" not in log[0]
