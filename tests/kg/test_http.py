@@ -76,3 +76,5 @@ def test_a_load_queries_cannot_see_is_an_error_saying_what_to_do(
         else:
             assert res.returncode == 1 and "Traceback" not in res.stderr
             assert "start Oxigraph with --union-default-graph" in res.stderr, res.stderr
+            shown = kgcite("kg", "show", "Tarn Junction", "--endpoint", f"{base}/query")
+            assert shown.returncode == 1 and "start Oxigraph with --union-default-graph" in shown.stderr

@@ -192,6 +192,7 @@ def cmd_kg_show(args: argparse.Namespace) -> int:
                 f"kgcite: no entity with id or {'label prefix' if args.prefix else 'label'} {args.entity!r}",
                 file=sys.stderr,
             )
+            _note_unseen_graph(store)
             return 1
         shown = [(e, capped_one_hop(store, e.id, SHOWN_PER_RELATION)) for e in entities]
     if args.json:
@@ -293,7 +294,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
     else:
         print(format_attributed(result))
         print(f"\n{result.mode} · {result.model} · {format_timings(result.timings)}", file=sys.stderr)
+    if not result.linked:
+        _note_unseen_graph(runtime.kg)
     return 0
+
+
+def _note_unseen_graph(store: object) -> None:
+    """Nothing found over an endpoint whose queries cannot see the graph kgcite loaded: say why."""
+    if isinstance(store, HttpSparqlStore) and not store.sees_graph():
+        print(
+            f"kgcite: note: {store.endpoint} does not show in its queries the graph `kg load` wrote "
+            f"(<{KGCITE_GRAPH}>); start Oxigraph with --union-default-graph",
+            file=sys.stderr,
+        )
 
 
 def _qa_runner(args: argparse.Namespace, runtime: Runtime) -> tuple[Callable[..., Any], Callable[..., Any]]:

@@ -70,6 +70,7 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print("kgcite: interrupted; what was finished is kept", file=sys.stderr)
         return 130
     except (FileExistsError, NotADirectoryError) as exc:  # `--out FILE` where a folder is written
         path = Path(str(exc.filename))

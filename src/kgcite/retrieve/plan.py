@@ -161,7 +161,7 @@ class Planner:
             if result.unscored:
                 unscored = (
                     f"paths: {result.unscored:,} relation chains around {result.topics[0].label} were not scored "
-                    "(more than the search's max_chains); answers may be incomplete"
+                    f"(the search scores at most {self.paths.config.max_chains:,} a depth); answers may be incomplete"
                 )
                 notes += (unscored,)
             return Chain(result, self.paths.name, form if counted else None, notes, timings)

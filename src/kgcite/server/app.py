@@ -366,7 +366,8 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         try:
             data = loads(body)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise RequestValidationError([{"type": "json_invalid", "loc": ("body",), "msg": str(exc)[:200]}]) from None
+            msg = "JSON nested too deep" if "nested too deep" in str(exc) else str(exc)[:200]
+            raise RequestValidationError([{"type": "json_invalid", "loc": ("body",), "msg": msg}]) from None
         answers = data.get("answers") if isinstance(data, dict) else None
         if isinstance(answers, list) and len(answers) > MAX_ANSWERS:  # before item by item: it is refused anyway
             raise RequestValidationError(
