@@ -69,8 +69,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except KgciteError as exc:
         print(f"kgcite: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("kgcite: interrupted; what was finished is kept", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C is how a server is stopped: only other commands say it
+        if getattr(getattr(args, "func", None), "__name__", "") != "cmd_serve":
+            print("kgcite: interrupted; what was finished is kept", file=sys.stderr)
         return 130
     except (FileExistsError, NotADirectoryError) as exc:  # `--out FILE` where a folder is written
         path = Path(str(exc.filename))
