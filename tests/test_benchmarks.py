@@ -62,6 +62,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
                 "river trade (written after)",
             ],
         ),
+        ("grounding_split.py", ["MiniLM, no training (baseline)", "grounding model (shipped)", "camelCase"]),
         ("kg_lookup.py", ["embedded in memory, pattern API", "SPARQL server (HTTP)"]),
         ("nli_speed.py", ["batch 32", "batch 1 (baseline)"]),
         ("serve_load.py", ["one at a time (baseline)", "5 at once"]),

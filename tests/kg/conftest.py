@@ -98,33 +98,18 @@ class OxigraphServer:
         subprocess.run(
             [exe, "load", "--location", str(location), "--file", str(data_file)], check=True, capture_output=True
         )
-        port = free_port()
-        log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-        proc = subprocess.Popen(
-            [exe, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        self.procs.append(proc)
-        url = f"http://127.0.0.1:{port}/query"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"oxigraph serve exited: {(self.root / f'{name}.log').read_text()}")
-            try:
-                if httpx.post(url, data={"query": "ASK {}"}, timeout=1).status_code == 200:
-                    return url
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise RuntimeError("oxigraph server did not start within 20 s")
+        return f"{self._start(name, location)}/query"
 
     def empty(self, name: str, *flags: str) -> str:
         """An empty dataset served with ``flags`` (``--union-default-graph``); its base URL."""
+        return self._start(name, self.root / name, *flags)
+
+    def _start(self, name: str, location: Path, *flags: str) -> str:
+        """``oxigraph serve`` of ``location`` on a free port, once it answers; its base URL."""
         port = free_port()
         log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-        exe = _oxigraph_binary()
         proc = subprocess.Popen(
-            [exe, "serve", "--location", str(self.root / name), "--bind", f"127.0.0.1:{port}", *flags],
+            [_oxigraph_binary(), "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}", *flags],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -132,6 +117,8 @@ class OxigraphServer:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"oxigraph serve exited: {(self.root / f'{name}.log').read_text()}")
             try:
                 if httpx.post(f"{base}/query", data={"query": "ASK {}"}, timeout=1).status_code == 200:
                     return base
