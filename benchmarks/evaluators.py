@@ -30,9 +30,10 @@ from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.nli import OnnxNLI
 
 
-def metaqa_test() -> list[dict[str, Any]]:
+def metaqa_test(per_hop: int | None = None) -> list[dict[str, Any]]:
+    """The CAQA samples of MetaQA's test questions in the test split (of the first ``per_hop`` a hop)."""
     index = TripleIndex(read_tsv(shipped_data("metaqa", "kb.txt")))
-    qs = [q for h in (1, 2, 3) for q in read_questions(h)]
+    qs = [q for h in (1, 2, 3) for q in read_questions(h)[:per_hop]]
     rows = [s.to_dict() for s in CaqaBuilder(index, seed=0).build_all(metaqa_samples(qs))]
     return [r for r in rows if split_of(r["source"], r["complexity"], 0) == "test"]
 
@@ -58,7 +59,7 @@ def main() -> None:
     if args.quick:
         args.limit, args.llm_limit = 30, 2
     rng = random.Random(0)
-    benches = {"MetaQA": metaqa_test(), "BioKaLMA": biokalma_test(args.limit)}
+    benches = {"MetaQA": metaqa_test(300 if args.quick else None), "BioKaLMA": biokalma_test(args.limit)}
     for k, data in benches.items():
         rng.shuffle(data)
         benches[k] = data[: args.limit]

@@ -16,10 +16,12 @@ node's relations in a user's graph).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -43,19 +45,12 @@ def styled(label: str, style: str) -> str:
     return label
 
 
-def scorers(
-    names: Sequence[str], minilm: EmbeddingScorer, aliases: dict[str, Sequence[str]] | None = None
-) -> dict[str, Scorer]:
-    """The scorers over a candidate vocabulary ``names``; ``aliases`` (name → Wikidata aliases) adds
-    the shipped model with aliases at test time."""
-    import json
-
-    reader = ZeroShotPathScorer(names, minilm)
-    folder = shipped_grounding()
+def grounding(folder: Path, reader: ZeroShotPathScorer) -> GroundingPathScorer:
+    """The export in ``folder`` as `kgcite ask` loads it, with no graph to show example values."""
     settings = json.loads((folder / GROUNDING_FILE).read_text(encoding="utf-8"))
     encoder = OnnxMiniLM(folder / "model.onnx", max_length=int(settings.get("max_length", 48)), label=folder.name)
     adapter = settings.get("adapter")
-    grounding = GroundingPathScorer(
+    return GroundingPathScorer(
         EmbeddingScorer(encoder),
         None,
         threshold=float(settings.get("threshold", 0.5)),
@@ -64,16 +59,30 @@ def scorers(
         lexical_weight=float(settings.get("lexical_weight", 0.0)),
     )
 
+
+def scorers(
+    names: Sequence[str],
+    minilm: EmbeddingScorer,
+    aliases: dict[str, Sequence[str]] | None = None,
+    models: Sequence[Path] = (),
+) -> dict[str, Scorer]:
+    """The scorers over a candidate vocabulary ``names``; ``aliases`` (name → Wikidata aliases) adds
+    the shipped model with aliases at test time; ``models``: other exports to compare."""
+    reader = ZeroShotPathScorer(names, minilm)
+    shipped = grounding(shipped_grounding(), reader)
+
     def plain(question: str, chains: Sequence[Chain]) -> np.ndarray:
         return minilm.scores(question, [reader.text(c) for c in chains])
 
     out: dict[str, Scorer] = {
         "MiniLM, no training (baseline)": plain,
         "zero-shot": reader.scores,
-        "grounding model (shipped)": grounding.scores,
+        "grounding model (shipped)": shipped.scores,
     }
     if aliases:
-        out["grounding model + Wikidata aliases"] = with_aliases(grounding.scores, aliases)
+        out["grounding model + Wikidata aliases"] = with_aliases(shipped.scores, aliases)
+    for folder in models:
+        out[f"grounding model ({folder.name})"] = grounding(folder, reader).scores
     return out
 
 
@@ -115,6 +124,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--per-property", type=int, default=30, help="questions per property and direction")
     ap.add_argument("--splits", nargs="+", default=["dev", "test"], choices=["train", "dev", "test"])
+    ap.add_argument("--model", type=Path, action="append", default=[], help="another export folder to compare")
+    ap.add_argument("--styles", nargs="+", default=["label", "camelCase", "snake_case"])
     ap.add_argument("--quick", action="store_true", help="dev only, 3 questions per property: a smoke run")
     args = ap.parse_args()
     if args.quick:
@@ -126,10 +137,10 @@ def main() -> None:
     for split in args.splits:
         qs = held_out(questions, split, per_property=args.per_property)  # type: ignore[arg-type]
         props = sorted({q.pid for q in qs})
-        for style in ("label", "camelCase", "snake_case"):
+        for style in args.styles:
             spelled = {p: styled(names[p].label, style) for p in props}
             aliases = {spelled[p]: names[p].aliases[:8] for p in props} if style == "label" else None
-            for system, scorer in scorers(list(spelled.values()), minilm, aliases).items():
+            for system, scorer in scorers(list(spelled.values()), minilm, aliases, args.model).items():
                 t0 = time.perf_counter()
                 all_exact, all_prop = hits(qs, spelled, scorer, None)
                 ten_exact, _ = hits(qs, spelled, scorer, 10)

@@ -216,7 +216,7 @@ def _wide_graph(folder: Path, relations: int) -> Path:
 
 def faults(quick: bool) -> None:
     idle, drips, relations, askers, seconds, hold = (
-        (1_000, 10, 1_000, 20, 5, 12.0) if quick else (20_000, 200, 50_000, 200, 60, 15.0)
+        (1_000, 10, 500, 20, 3, 11.0) if quick else (20_000, 200, 50_000, 200, 60, 15.0)
     )
     qs = questions(50)
     rows: list[tuple[str, ...]] = []
@@ -229,7 +229,7 @@ def faults(quick: bool) -> None:
         rss0 = _rss_mb(procs[0])
 
         async def quiet() -> str:
-            await asyncio.sleep(3)
+            await asyncio.sleep(2)
             return "nothing"
 
         async def storm() -> str:
