@@ -67,6 +67,8 @@ Verifier = Literal["nli", "rules"]
 PathScorerName = Literal["grounding", "zero-shot", "off"]
 PathScorer = PathScorerName | Path
 Mode = Literal["grounded", "free"]
+#: Who picks the answering chain among those the graph search walked (``RuntimeConfig.choose``).
+Choose = Literal["score", "llm"]
 Source = Literal["kg", "docs", "both"]
 Extractor = Literal["window", "llm", "both"]
 
@@ -98,8 +100,13 @@ class RuntimeConfig:
     verifier: Verifier = "nli"
     reranker_model: str | None = None  # see load_reranker: kgcite (shipped), hf:PATH, an ONNX folder; "none": off
     path_scorer: PathScorer = DEFAULT_PATH_SCORER
+    # which walked chain answers: "score" (the path scorer's best above its threshold, no LLM
+    # call) or "llm" (the LLM picks among the best few, or none, in one constrained call)
+    choose: Choose = "score"
 
     def __post_init__(self) -> None:
+        if self.choose not in get_args(Choose):
+            raise ValueError(f"choose {self.choose!r}: score or llm")
         if self.verifier not in get_args(Verifier):
             raise ValueError(f"verifier {self.verifier!r}: choose one of {', '.join(get_args(Verifier))}")
         if isinstance(self.path_scorer, str) and self.path_scorer not in get_args(PathScorerName):
@@ -174,11 +181,18 @@ class Runtime:
         zero_shot = ZeroShotPathScorer(
             self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg)
         )
+        chooser = None
+        if self.config.choose == "llm":
+            from kgcite.retrieve.choose import LLMChooser
+
+            chooser = LLMChooser(self.llm)
         if spec == "zero-shot":
-            return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker)
+            return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker, chooser=chooser)
         model = self._grounding_model()
         assert model is not None
-        return PathReasoner(self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker)
+        return PathReasoner(
+            self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker, chooser=chooser
+        )
 
     def _grounding_model(self) -> Path | None:
         """The grounding model folder ``path_scorer`` names (None: no trained model), checked

@@ -117,6 +117,7 @@ def runtime_from_args(
         verifier="rules" if getattr(args, "no_nli", False) else "nli",
         reranker_model=getattr(args, "reranker", None),
         path_scorer=path_scorer or path_scorer_spec(getattr(args, "path_scorer", None)),
+        choose=getattr(args, "choose", None) or "score",
     )
     return Runtime(config, store=store)
 
@@ -200,6 +201,14 @@ def graph_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="multi-hop questions: grounding (default; the shipped model), zero-shot (no trained model), off "
         "(one-hop answers only), or a `kgcite train paths` export folder",
+    )
+    p.add_argument(
+        "--choose",
+        choices=["score", "llm"],
+        default="score",
+        help="which relation chain answers a multi-hop question: score (default; the path scorer's best, no LLM "
+        "call) or llm (the LLM, --base-url or the embedded model, picks among the 5 best chains the graph walks, "
+        "or none, in one grammar-constrained call; citations are the chain's triples either way)",
     )
 
 

@@ -399,6 +399,7 @@ class GroundedGenerator(Generator):
                 "candidates": [c.to_dict() for c in result.candidates[:3]],
                 "constraints": list(result.constraints),
                 "llm_calls": result.llm_calls,
+                "chosen_by": result.chosen_by,
                 "shown": min(self.shown_answers, len(result.answers)),
             },
         )

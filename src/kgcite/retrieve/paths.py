@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
 from kgcite.timing import Timings
+
+if TYPE_CHECKING:
+    from kgcite.retrieve.choose import ChainChooser
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,7 @@ class PathResult:
     named: bool = True  # a word of the question names a relation of the best chain (False: likeness alone)
     named_every: bool = True  # … and every hop of it has such a word
     unscored: int = 0  # chains left unscored past ``PathConfig.max_chains``: the answers may be incomplete
+    chosen_by: str | None = None  # the chooser that picked ``best`` among the walked chains (None: the score)
 
     @property
     def answered(self) -> bool:
@@ -184,6 +188,7 @@ class PathResult:
             "truncated": self.truncated,
             "constraints": list(self.constraints),
             "llm_calls": self.llm_calls,
+            "chosen_by": self.chosen_by,
             "ms": round(self.ms, 2),
         }
 
@@ -392,8 +397,9 @@ class PathReasoner:
         config: PathConfig = PathConfig(),
         *,
         linker: EntityLinker | None = None,
+        chooser: ChainChooser | None = None,
     ) -> None:
-        self.store, self.scorer, self.linker = store, scorer, linker
+        self.store, self.scorer, self.linker, self.chooser = store, scorer, linker, chooser
         self.walker = GraphWalker(store, max_frontier=config.max_frontier, relation_sample=config.relation_sample)
         self.config = config
 
@@ -474,6 +480,8 @@ class PathReasoner:
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         ranked_asked = [c for c in ranked if c.chain in walked and walks_any(c.chain, asked)]
         fit = [c for c in ranked_asked if c.score >= threshold]
+        if self.chooser is not None and not others:
+            return self._chosen(question, main, topics, ranked, ranked_asked, walked, t0, truncated, stats, unscored)
         used: list[str] = []
         constrained = self._constrained(query, main.id, ranked_asked, walked, others, threshold) if others else None
         if constrained is not None:
@@ -497,6 +505,60 @@ class PathReasoner:
             unscored=unscored,
             named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
             named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
+        )
+
+    def _chosen(
+        self,
+        question: str,
+        main: Entity,
+        topics: Sequence[Entity],
+        ranked: tuple[ScoredChain, ...],
+        options: Sequence[ScoredChain],
+        walked: dict[Chain, list[Layer]],
+        t0: float,
+        truncated: bool,
+        stats: dict[str, int],
+        unscored: int,
+    ) -> PathResult:
+        """The chooser's pick among the best-scored walked chains (those walking an asked
+        relation, where the reader found one), whatever their score: one LLM call, and its
+        ``none`` is no answer."""
+        from kgcite.retrieve.choose import ChainOption
+
+        assert self.chooser is not None
+        top = list(options[: self.chooser.config.top])
+        reached = [self.walker.answers(main.id, walked[c.chain]) for c in top]
+        offered = [ChainOption(c.chain, tuple(a.label for a in got)) for c, got in zip(top, reached, strict=True)]
+        pick = self.chooser.choose(question, main.label, offered) if offered else None
+        calls = 1 if offered else 0
+        if pick is None:
+            return PathResult(
+                question,
+                tuple(topics),
+                None,
+                ranked,
+                (),
+                _ms(t0),
+                calls,
+                stats=stats,
+                unscored=unscored,
+                chosen_by=self.chooser.name,
+            )
+        return PathResult(
+            question,
+            tuple(topics),
+            top[pick],
+            ranked,
+            tuple(reached[pick]),
+            _ms(t0),
+            calls,
+            truncated=truncated,
+            stats=stats,
+            unscored=unscored,
+            named=True,
+            named_every=not isinstance(self.scorer, KnowsNamed)
+            or self.scorer.names(mask_topics(question, topics), top[pick].chain, every=True),
+            chosen_by=self.chooser.name,
         )
 
     def _constrained(

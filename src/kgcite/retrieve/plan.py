@@ -148,14 +148,15 @@ class Planner:
         if derived is not None:
             return replace(derived, timings=Timings({"plan": time.perf_counter() - t0}))
         lookup = self.lookup(retrieval)
-        result = self.chain(retrieval, lookup)
-        if result is not None:
+        searched = self.search(retrieval, lookup)
+        spent = (searched.ms / 1000, searched.llm_calls) if searched is not None else (0.0, 0)
+        if searched is not None and self.takes(retrieval, lookup, searched):
+            result = searched
             assert self.paths is not None
             form = self.reading(retrieval).form
             counted = form.kind == "count" and not (result.truncated or result.unscored) and bool(result.answers)
-            searched = result.ms / 1000
             timings = Timings(
-                {"plan": max(0.0, time.perf_counter() - t0 - searched), "paths": searched}, llm_calls=result.llm_calls
+                {"plan": max(0.0, time.perf_counter() - t0 - spent[0]), "paths": spent[0]}, llm_calls=spent[1]
             )
             notes: tuple[str, ...] = ("paths: a hub was cut; answers may be incomplete",) if result.truncated else ()
             if result.unscored:
@@ -165,7 +166,9 @@ class Planner:
                 )
                 notes += (unscored,)
             return Chain(result, self.paths.name, form if counted else None, notes, timings)
-        timings = Timings({"plan": time.perf_counter() - t0})
+        # a search whose path was not taken still cost its time and its LLM call (--choose llm)
+        phases = {"plan": max(0.0, time.perf_counter() - t0 - spent[0])} | ({"paths": spent[0]} if searched else {})
+        timings = Timings(phases, llm_calls=spent[1])
         if not lookup.items:
             return Lacking(tuple(le.entity.label for le in retrieval.linked), lookup.notes, timings)
         return replace(lookup, timings=timings)
@@ -197,13 +200,11 @@ class Planner:
             cut=retrieval.cut,
         )
 
-    def chain(self, retrieval: Retrieval, lookup: Lookup) -> PathResult | None:
-        """A path replaces the lookup of a one-part question when its chain is longer than one
-        hop, or when the lookup found nothing asked and a one-hop chain did; either way only a
-        chain that walks an asked relation (the reasoner keeps only those), and in place of a gap
-        only one a question word names, with a word for every hop where the gap is a relation the
-        topic lacks. Two-part questions ("When was X born and who is her husband?") keep the
-        lookup; so do namesakes, each answered by its own facts rather than one walk from all."""
+    def search(self, retrieval: Retrieval, lookup: Lookup) -> PathResult | None:
+        """The graph search's result for a one-part question whose reading asks for a chain
+        (:func:`wants_chain`), or None where it does not run. Two-part questions ("When was X
+        born and who is her husband?") keep the lookup; so do namesakes, each answered by its own
+        facts rather than one walk from all."""
         if self._paths is None or not retrieval.linked or any(le.namesake for le in retrieval.linked):
             return None
         reading = self.reading(retrieval)
@@ -215,23 +216,31 @@ class Planner:
         # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
         # path through *topic's main category* that happens to score well is no answer to it
         asked = set() if reading.summary else set(reading.relations)
-        result = self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
+        return self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
+
+    def takes(self, retrieval: Retrieval, lookup: Lookup, result: PathResult) -> bool:
+        """Whether the searched path replaces the lookup: when its chain is longer than one hop,
+        or when the lookup found nothing asked and a one-hop chain did; either way only a chain
+        that walks an asked relation (the reasoner keeps only those), and in place of a gap only
+        one a question word names, with a word for every hop where the gap is a relation the
+        topic lacks."""
         if result.best is None or not result.answers:
-            return None
+            return False
+        reading = self.reading(retrieval)
         kind = reading.parts[0].kind
         named = {property_key(r) for r in reading.relations}
         if not chain_answers(
             retrieval.question, result.best.chain, result.predicted(), kind, standing_in=lookup.gaps, asked=named
         ):
-            return None
+            return False
         if lookup.found:
-            return result if len(result.best.chain) > 1 else None
+            return len(result.best.chain) > 1
         # the lookup has only gaps: only a path a word of the question names may answer, not a
         # guess; where they name the relation the topic lacks, words must name every hop (the
         # birthplace of X's father is no answer to "Where was X born?")
         if lookup.absent:
-            return result if result.named_every else None
-        return result if result.named else None
+            return result.named_every
+        return result.named
 
 
 def _reads_a_cut(done: Derivation, retrieval: Retrieval) -> bool:

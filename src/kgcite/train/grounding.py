@@ -180,7 +180,8 @@ def recipe_examples(
     seed: int = 0,
     progress: Callable[[str], None] = print,
 ) -> tuple[list[GroundingExample], dict[str, int]]:
-    """The shipped model's training examples; ``graphs`` leaves one out."""
+    """The shipped model's training examples; ``graphs`` leaves one out. ``wikidata``: the
+    questions over Wikidata's train-split properties (:mod:`kgcite.train.wide`)."""
     from kgcite.bench.synthetic import synthetic_graph
     from kgcite.kg.embedded import EmbeddedStore, biokalma_store
     from kgcite.kg.loaders import shipped_data
@@ -242,6 +243,11 @@ def recipe_examples(
                     source=f"synthetic-{g}",
                 ),
             )
+    if "wikidata" in graphs:
+        from kgcite.train.wide import simple_question_examples, wikidata_graph_examples
+
+        add("wikidata_graphs", wikidata_graph_examples(negatives=negatives, seed=seed))  # type: ignore[arg-type]
+        add("simplequestions", simple_question_examples(negatives=negatives, seed=seed))  # type: ignore[arg-type]
     return out, counts
 
 

@@ -9,7 +9,7 @@ generated from any graph know their chain.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kgcite.kg.model import Entity
@@ -65,12 +65,20 @@ _PHRASES = {
 }
 
 
-def describe(chain: Chain, topic: str, rng: random.Random, style: str = "train") -> str:
+def describe(
+    chain: Chain,
+    topic: str,
+    rng: random.Random,
+    style: str = "train",
+    names: Callable[[str], Sequence[str]] | None = None,
+) -> str:
     """A noun phrase for the chain's end, built hop by hop from the topic out of the relations'
     own names: ``the release year of the things that share director with X``. Clumsy English on
     purpose: the model must learn to read relation names and count hops, not one graph's phrasing.
     In training style, three names in ten are said as people say them (the lexicon) and three in
-    ten in WordNet's other words (:func:`~kgcite.train.paraphrase.paraphrases`)."""
+    ten in WordNet's other words (:func:`~kgcite.train.paraphrase.paraphrases`). ``names``: other
+    words a relation is known by (Wikidata's label and aliases of the property it stands for), said
+    in six names in ten where given."""
     shared, backwards, forwards = _PHRASES[style]
     np_ = topic
     i = 0
@@ -80,7 +88,10 @@ def describe(chain: Chain, topic: str, rng: random.Random, style: str = "train")
         said = question_phrases(label) if style == "train" else ()
         other = paraphrases(label) if style == "train" else ()
         roll = rng.random()
-        if said and roll < 0.3:  # the words people use for it, not only its name
+        known = names(step.relation) if names is not None else ()
+        if known and roll < 0.6:  # the lexicon of the property this relation spells
+            label = rng.choice(known)
+        elif said and roll < 0.3:  # the words people use for it, not only its name
             label = rng.choice(said)
         elif other and roll >= 0.7:  # … and words no list of kgcite's holds (WordNet)
             label = rng.choice(other)
@@ -120,10 +131,12 @@ def generated_questions(
     max_hops: int = 3,
     max_answers: int = 10,
     style: str = "train",
+    names: Callable[[str], Sequence[str]] | None = None,
 ) -> Iterator[QAItem]:
     """Template questions over a graph's own relations, 1 to ``max_hops`` hops (as many of each),
     with their chain known: the answers are what it reaches (at most ``max_answers``).
-    ``style="test"``: phrasings training never uses, for held-out questions."""
+    ``style="test"``: phrasings training never uses, for held-out questions; ``names``: other
+    words for a relation (:func:`describe`)."""
     rng = random.Random(seed)
     walker = walker_for(store, 200)
     made = 0
@@ -140,7 +153,9 @@ def generated_questions(
         if 0 < len(answers) <= max_answers:
             made += 1
             ask = _TEST_ASK if style == "test" else _ASK
-            yield QAItem(rng.choice(ask).format(np=describe(chain, e.label, rng, style)), e, tuple(answers), chain)
+            yield QAItem(
+                rng.choice(ask).format(np=describe(chain, e.label, rng, style, names)), e, tuple(answers), chain
+            )
 
 
 def graph_questions(store: KGStore, n: int, seed: int, style: str = "train") -> list[QAItem]:
@@ -148,6 +163,15 @@ def graph_questions(store: KGStore, n: int, seed: int, style: str = "train") -> 
     seed draws the questions)."""
     entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
     return list(generated_questions(store, entities, n=n, seed=seed, style=style))
+
+
+def graph_questions_named(
+    store: KGStore, n: int, seed: int, names: Callable[[str], Sequence[str] | None]
+) -> list[QAItem]:
+    """:func:`graph_questions` with each relation said, six times in ten, in one of ``names``'
+    words for it (a Wikidata property's label and aliases)."""
+    entities = [e for e in (store.entity(i) for i in _entity_ids(store, 20_000, seed)) if e is not None]
+    return list(generated_questions(store, entities, n=n, seed=seed, names=lambda r: names(r) or ()))
 
 
 def with_gold(
