@@ -26,6 +26,7 @@ from kgcite.evaluate.records.report import format_table
 from kgcite.generate.pipeline import AttributedAnswer
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.store import KGStore
+from kgcite.models.llamacpp import server_url
 from kgcite.runtime import Runtime, RuntimeConfig, path_scorer_spec
 
 #: Two phrasings per relation, as people ask them (``{x}`` is the entity's label).
@@ -121,38 +122,48 @@ def main() -> None:
     parser.add_argument(
         "--path-scorer", metavar="SPEC", help="also run ask with this path scorer (zero-shot, or an export folder)"
     )
+    parser.add_argument(
+        "--choose-llm",
+        metavar="URL|GGUF",
+        help="also run ask --choose llm with this OpenAI-compatible server, or a GGUF served for the run "
+        "(shipped: SmolLM2-135M)",
+    )
     args = parser.parse_args()
     store = biokalma_store()[0]
     items = probes(store, 8 if args.quick else args.people)
     rows, shown = [], []
-    systems = [("ask (default)", None)]
+    systems: list[tuple[str, str | None, bool]] = [("ask (default)", None, False)]
     if args.path_scorer:
-        systems.append((f"ask --path-scorer {args.path_scorer}", args.path_scorer))
-    for name, spec in [*systems, ("one-hop statements only (baseline)", "off")]:
-        runtime = Runtime(RuntimeConfig(cache=None, path_scorer=path_scorer_spec(spec)), store=store)
-        m, failures = score(runtime, items)
-        rows.append(
-            (
-                name,
-                m["missing"],
-                f"{m['na']:.3f}",
-                m["held"],
-                f"{m['cited']:.3f}",
-                f"{m['p50']:.1f}",
+        systems.append((f"ask --path-scorer {args.path_scorer}", args.path_scorer, False))
+    if args.choose_llm:
+        systems.append(("ask --choose llm", args.path_scorer, True))
+    with server_url(args.choose_llm) as url:
+        for name, spec, chooses in [*systems, ("one-hop statements only (baseline)", "off", False)]:
+            config = RuntimeConfig(
+                cache=None,
+                path_scorer=path_scorer_spec(spec),
+                choose="llm" if chooses else "score",
+                base_url=url if chooses else None,
             )
-        )
-        if spec is None:
-            shown = failures
+            rows.append(measured(name, Runtime(config, store=store), items))
+            if spec is None and not chooses:
+                shown = rows[-1][-1]
     print(
         format_table(
             ("system", "missing", "[NA] on missing", "held", "right relation cited", "p50 ms"),
-            rows,
+            [r[:-1] for r in rows],
         )
     )
     print("\ntargets: [NA] on missing >= 0.95, right relation cited on held >= 0.95")
     for probe, text in shown[: args.show]:
         kind = "held" if probe.held else "missing"
         print(f"  miss ({kind} {probe.relation}): {probe.question} -> {text}")
+
+
+def measured(name: str, runtime: Runtime, items: list[Probe]) -> tuple[Any, ...]:
+    """One table row of ``runtime``'s scores, with its failures last."""
+    m, failures = score(runtime, items)
+    return (name, m["missing"], f"{m['na']:.3f}", m["held"], f"{m['cited']:.3f}", f"{m['p50']:.1f}", failures)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.embedded import biokalma_store
 from kgcite.kg.loaders import shipped_data
+from kgcite.models.llamacpp import server_url
 from kgcite.retrieve.path_scorers import shipped_grounding
 from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 from kgcite.retrieve.tog_e import ToGE
@@ -60,10 +61,12 @@ def path_rows(generator: GroundedGenerator, items: list[DatasetItem]) -> list[di
     return [qa_record(it, generator.answer_many([it.question], [it.topic or None], strict=False)[0]) for it in items]
 
 
-def generator_for(store: Any, spec: str) -> GroundedGenerator:
-    generator = Runtime(RuntimeConfig(cache=None, path_scorer=path_scorer_spec(spec)), store=store).generator(
-        "grounded"
+def generator_for(store: Any, spec: str, llm_url: str | None = None) -> GroundedGenerator:
+    """The answer pipeline with path scorer ``spec``; ``llm_url``: ``--choose llm`` with that server."""
+    config = RuntimeConfig(
+        cache=None, path_scorer=path_scorer_spec(spec), choose="llm" if llm_url else "score", base_url=llm_url
     )
+    generator = Runtime(config, store=store).generator("grounded")
     assert isinstance(generator, GroundedGenerator)
     return generator
 
@@ -190,6 +193,15 @@ def main() -> None:
         metavar="DIR",
         help="an export trained with no MetaQA data (`kgcite train paths --graphs biokalma synthetic`): MetaQA rows",
     )
+    ap.add_argument(
+        "--graphs-only", action="store_true", help="skip MetaQA: only the graphs the grounding model never saw"
+    )
+    ap.add_argument(
+        "--choose-llm",
+        metavar="URL|GGUF",
+        help="also answer the graphs with --choose llm: an OpenAI-compatible server's URL, or a GGUF file served "
+        "on 127.0.0.1 for the run by llama.cpp (shipped: SmolLM2-135M); MetaQA rows are not repeated",
+    )
     args = ap.parse_args()
     if args.quick:
         args.limit, args.warmup = 20, 3
@@ -205,7 +217,7 @@ def main() -> None:
     graph = MetaQAGraph.shipped()
     table = []
     asked: dict[int, tuple[list[DatasetItem], list[DatasetItem], dict[str, list[dict[str, Any]]]]] = {}
-    for hops in args.hops:
+    for hops in [] if args.graphs_only else args.hops:
         pool = read_questions(hops)
         questions = random.Random(0).sample(pool, min(args.limit, len(pool)))
         ceiling = sum(bool(graph.follow(q.topic, q.path()) & set(q.answers)) for q in questions) / len(questions)
@@ -222,8 +234,9 @@ def main() -> None:
         results.append(("ToG-E top path (baseline)", tog_e_rows(baseline, questions)))
         table += [row(f"MetaQA {hops}-hop", name, answer_metrics(rows, held_by(store))) for name, rows in results]
         asked[hops] = (warm, metaqa_items(questions), dict(results))
-    print(format_table(HEADERS, table))
-    if args.virtuoso:
+    if table:
+        print(format_table(HEADERS, table))
+    if args.virtuoso and asked:
         print()
         print(virtuoso_table(store, specs[-1], asked))
     print(
@@ -259,9 +272,12 @@ def main() -> None:
     )
     sets.append(("BioKaLMA, held-out phrasing", bio, bio_items))
     unseen = []
-    for set_name, kg, items in sets:
-        for name, spec in specs:
-            unseen.append(row(set_name, name, answer_metrics(path_rows(generator_for(kg, spec), items), held_by(kg))))
+    with server_url(args.choose_llm) as url:
+        chosen = [(f"{specs[-1][0]}, --choose llm", specs[-1][1], url)] if url else []
+        for set_name, kg, items in sets:
+            for name, spec, server in [(n, s, None) for n, s in specs] + chosen:
+                rows = path_rows(generator_for(kg, spec, server), items)
+                unseen.append(row(set_name, name, answer_metrics(rows, held_by(kg))))
     print()
     print(format_table(HEADERS, unseen))
     print("\ntarget: Hits@1 >= 0.85 at 2 hops on graphs written after the model was frozen")

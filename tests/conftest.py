@@ -15,10 +15,10 @@ import pytest
 from kgcite.kg import EmbeddedStore
 from kgcite.kg.loaders import shipped_biokalma
 from kgcite.models.embed import OnnxMiniLM
-from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, server_params
+from kgcite.models.llamacpp import LlamaCppLLM, default_gguf, http_server
 from kgcite.models.ner import SpacyNER
 from kgcite.models.nli import OnnxNLI
-from tests.helpers import BOOKS, free_port, kgcite, virtuoso_or_skip
+from tests.helpers import BOOKS, kgcite, virtuoso_or_skip
 
 #: Fixtures that load a model or start a server: a test marked ``fast`` may use none of them.
 HEAVY_FIXTURES = frozenset(
@@ -73,15 +73,8 @@ def smollm() -> LlamaCppLLM:
 @pytest.fixture(scope="session")
 def llama_server() -> Iterator[str]:
     """A real OpenAI-compatible llama.cpp HTTP server on 127.0.0.1 with the shipped GGUF."""
-    import xllamacpp
-
-    params = server_params(default_gguf())
-    params.hostnames = ["127.0.0.1"]
-    params.port = free_port()
-    params.n_parallel = 2
-    server = xllamacpp.Server(params)
-    yield f"http://127.0.0.1:{params.port}"
-    del server
+    with http_server(default_gguf(), parallel=2) as url:
+        yield url
 
 
 class _Scripted(BaseHTTPRequestHandler):

