@@ -440,8 +440,9 @@ def register(sub: Any, ev: Any) -> None:
         "paths",
         help="train the relation-grounding bi-encoder (question, relation chain), or adapt it to your graph",
         description='Needs the train extra: python -m pip install -e ".[train]". Without --qa: the shipped recipe '
-        "(MetaQA dev questions of 1-3 hops, and template questions generated from the MetaQA, BioKaLMA and "
-        "synthetic graphs; MetaQA test splits are never read), about 35 minutes on 2 cores, resumable. With --qa "
+        "(MetaQA dev questions of 1-3 hops; template questions generated from the MetaQA, BioKaLMA and "
+        "synthetic graphs and from graphs over Wikidata's train-split properties; SimpleQuestions-Wikidata questions "
+        "of those properties; MetaQA test splits are never read), about 70 minutes on 2 cores, resumable. With --qa "
         "and --kg: adapts the shipped model (or --base) to your graph from a few examples in seconds; gold chains "
         "are recovered from the answers (the shortest chain from the topic that reaches exactly them; ambiguous "
         "questions are skipped and counted).",
@@ -459,10 +460,10 @@ def register(sub: Any, ev: Any) -> None:
         "--graphs",
         nargs="+",
         choices=["metaqa", "biokalma", "synthetic", "wikidata"],
-        default=["metaqa", "biokalma", "synthetic"],
-        help="without --qa: the graphs to train on (default metaqa biokalma synthetic; leave one out to measure it "
-        "held out). wikidata adds many relations: random graphs over Wikidata's train-split properties with "
-        "questions in their labels and aliases, and SimpleQuestions-Wikidata questions of those properties",
+        default=["metaqa", "biokalma", "synthetic", "wikidata"],
+        help="without --qa: the graphs to train on (default all; leave one out to measure it held out). wikidata: "
+        "many relations, random graphs over Wikidata's train-split properties with questions in their labels and "
+        "aliases, and SimpleQuestions-Wikidata questions of those properties",
     )
     tp.add_argument(
         "--metaqa-dev",

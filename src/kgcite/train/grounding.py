@@ -172,7 +172,7 @@ def metaqa_items(store: KGStore, per_hop: int, seed: int, hops: Sequence[int] = 
 
 def recipe_examples(
     *,
-    graphs: Sequence[str] = ("metaqa", "biokalma", "synthetic"),
+    graphs: Sequence[str] = ("metaqa", "biokalma", "synthetic", "wikidata"),
     metaqa_per_hop: int = 3000,
     generated: int = 1500,
     synthetic_graphs: int = 12,
