@@ -46,7 +46,7 @@ def test_no_dev_or_test_property_reaches_training() -> None:
     examples = simple_question_examples(per_property=5)
     assert examples and all(e.source == "simplequestions" for e in examples)
     said = {property_label(e.positive.removeprefix("reverse of ")).lower() for e in examples}
-    assert said <= train_labels and said - held == said - (held - train_labels)
+    assert said <= train_labels
     assert not said & (held - train_labels)
 
 
@@ -64,11 +64,14 @@ def test_a_simple_question_is_set_against_its_other_direction_and_confusable_pro
 def test_wikidata_graph_questions_say_relations_in_the_propertys_words() -> None:
     triples, names = wikidata_graph(3, item_properties("train"), relations=8, entities=120)
     assert len(names) == 8 and triples
-    spellings = {t.relation for t in triples}
-    assert spellings <= set(names)
-    examples = wikidata_graph_examples(graphs=2, per_graph=40)
-    assert len(examples) >= 60
+    assert {t.relation for t in triples} <= set(names)
+    examples = wikidata_graph_examples(graphs=1, per_graph=60)
+    assert len(examples) >= 50
     assert {e.hops for e in examples} == {1, 2, 3}
-    lexicon = {w.lower() for words in names.values() for w in words}
-    assert lexicon  # the words questions are said in come from the property's label and aliases
     assert all("X" in e.question and e.positive not in e.negatives for e in examples)
+    # the graph those examples were drawn from (seed 0): its aliases, the words its names do not say
+    _, drawn = wikidata_graph(0, item_properties("train"))
+    labels = " | ".join(property_label(name).lower() for name in drawn)
+    aliases = {a.lower() for words in drawn.values() for a in words[1:] if len(a) > 3 and a.lower() not in labels}
+    said = [e for e in examples if any(f" {a} " in f" {e.question.lower()} " for a in aliases)]
+    assert len(said) >= len(examples) // 5  # six hops in ten are said by the label or an alias (3 of 60 without)

@@ -246,8 +246,8 @@ def recipe_examples(
     if "wikidata" in graphs:
         from kgcite.train.wide import simple_question_examples, wikidata_graph_examples
 
-        add("wikidata_graphs", wikidata_graph_examples(negatives=negatives, seed=seed))  # type: ignore[arg-type]
-        add("simplequestions", simple_question_examples(negatives=negatives, seed=seed))  # type: ignore[arg-type]
+        add("wikidata_graphs", wikidata_graph_examples(negatives=negatives, seed=seed))
+        add("simplequestions", simple_question_examples(negatives=negatives, seed=seed))
     return out, counts
 
 

@@ -21,6 +21,7 @@ import gzip
 import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from kgcite.bench.synthetic import KINDS, _name
 from kgcite.kg.model import Triple
@@ -34,6 +35,9 @@ from kgcite.train.relation_split import (
     read_property_names,
     read_simple_questions,
 )
+
+if TYPE_CHECKING:
+    from kgcite.train.grounding import GroundingExample
 
 #: How graphs spell a relation (the identifier reader turns each back into words).
 STYLES: tuple[Callable[[list[str]], str], ...] = (
@@ -110,14 +114,14 @@ def wikidata_graph_examples(
     negatives: int = 5,
     seed: int = 0,
     split: Split = "train",
-) -> list[object]:
+) -> list[GroundingExample]:
     """Template questions of 1–3 hops over :func:`wikidata_graph`s, each hop said by its
     property's label or an alias, with negatives the graph offers (``GroundingExample``s)."""
     from kgcite.train.grounding import examples_for, store_of
     from kgcite.train.paths import graph_questions_named
 
     props = item_properties(split)
-    out: list[object] = []
+    out: list[GroundingExample] = []
     for g in range(graphs):
         triples, names = wikidata_graph(seed * 1000 + g, props)
         store = store_of(triples)
@@ -128,7 +132,7 @@ def wikidata_graph_examples(
 
 def simple_question_examples(
     *, per_property: int = 40, negatives: int = 5, seed: int = 0, split: Split = "train"
-) -> list[object]:
+) -> list[GroundingExample]:
     """SimpleQuestions-over-Wikidata questions of ``split``'s properties (at most ``per_property``
     per property and direction), the gold relation in a random naming style against: the other
     direction, a related or inverse property, and other properties of the split."""
@@ -144,7 +148,7 @@ def simple_question_examples(
         if property_split(q.pid) == split and q.pid in names:
             groups[(q.pid, q.inverse)].append(q.question)
     pool = sorted({p.pid for p in item_properties(split)})
-    out: list[object] = []
+    out: list[GroundingExample] = []
     for (pid, inverse), questions in sorted(groups.items()):
         for question in rng.sample(questions, min(per_property, len(questions))):
             style = rng.randrange(len(STYLES))
