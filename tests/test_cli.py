@@ -493,3 +493,13 @@ def test_kg_load_tags_new_relation_labels_so_ask_needs_no_spacy(tmp_path: Path) 
     assert res.returncode == 0, res.stderr[-2000:]
     assert res.stdout.startswith("Tarn Junction entered service in 1888 [1].")
     assert not any(line.rstrip().endswith("| spacy") for line in res.stderr.splitlines())
+
+
+def test_ask_says_which_graph_it_answers_over_when_none_is_given(tmp_path: Path) -> None:
+    graph = tmp_path / "g.tsv"
+    graph.write_text("Aster-2\tmissionLead\tDario Finch\n", encoding="utf-8")
+    bare = kgcite("ask", "--no-cache", "Who leads the Aster-2 mission?")
+    mine = kgcite("ask", "--no-cache", "--kg", str(graph), "Who leads the Aster-2 mission?")
+    assert bare.returncode == mine.returncode == 0, bare.stderr + mine.stderr
+    assert "answering over the shipped BioKaLMA graph" in bare.stderr
+    assert "BioKaLMA" not in mine.stderr and "Dario Finch" in mine.stdout

@@ -12,7 +12,7 @@ from kgcite.kg import EmbeddedStore
 from kgcite.models.llm import ChatRequest, ChatResult, LLMError
 from kgcite.retrieve.choose import ChainOption, ChooseConfig, LLMChooser
 from kgcite.retrieve.path_scorers import ZeroShotPathScorer
-from kgcite.retrieve.paths import PathReasoner, Step
+from kgcite.retrieve.paths import PathConfig, PathReasoner, Step
 from tests.helpers import kgcite
 
 KGQA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "kgqa"
@@ -36,8 +36,10 @@ class Scripted:
 
 
 def _reasoner(store: EmbeddedStore, reply: str) -> tuple[PathReasoner, Scripted]:
+    """A reasoner whose threshold lets every walked chain be offered (several options to pick from)."""
     llm = Scripted(reply)
-    return PathReasoner(store, ZeroShotPathScorer(store.relations()), chooser=LLMChooser(llm)), llm
+    scorer = ZeroShotPathScorer(store.relations())
+    return PathReasoner(store, scorer, PathConfig(threshold=-10.0), chooser=LLMChooser(llm)), llm
 
 
 def test_the_llm_picks_among_the_walked_chains_in_one_call(books_store: EmbeddedStore) -> None:
@@ -69,6 +71,17 @@ def test_none_is_no_answer(books_store: EmbeddedStore) -> None:
     assert result.best is None and not result.answers and result.llm_calls == 1
 
 
+def test_a_chain_the_scorer_would_not_answer_with_is_never_offered(books_store: EmbeddedStore) -> None:
+    topic = books_store.entity("Night Ferry")
+    assert topic is not None
+    llm = Scripted("1")
+    strict = PathReasoner(
+        books_store, ZeroShotPathScorer(books_store.relations()), PathConfig(threshold=10.0), chooser=LLMChooser(llm)
+    )
+    result = strict.answer("where was the writer of Night Ferry born", [topic])
+    assert result.best is None and not result.answers and result.llm_calls == 0 and not llm.requests
+
+
 @pytest.mark.fast
 def test_a_label_cannot_write_an_option_of_its_own() -> None:
     chooser = LLMChooser(Scripted("1"))
@@ -89,7 +102,7 @@ def _ask(*args: str) -> dict:  # type: ignore[type-arg]
 
 def test_choose_llm_through_the_cli_against_a_real_server(llama_server: str) -> None:
     graph = KGQA / "school_graph.tsv"
-    question = "Which subject is the principal of Hollins High an expert in?"
+    question = "Who is the head teacher of the school Cleo Marsh is enrolled at?"
     held = {
         (s, r, o) for s, r, o in (line.split("\t") for line in graph.read_text(encoding="utf-8").splitlines() if line)
     }

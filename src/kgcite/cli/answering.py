@@ -258,7 +258,8 @@ def _note_unused_model(args: argparse.Namespace) -> None:
     if args.mode != "grounded" or args.rewrite:
         return
     quoted = getattr(args, "source", "kg") != "kg"
-    if args.model or args.base_url or (quoted and args.constrained):
+    chooses = getattr(args, "choose", "score") == "llm" and not quoted  # the model picks the chain
+    if (args.model or args.base_url or (quoted and args.constrained)) and not chooses:
         what = "document answers are extractive" if quoted else "grounded answers are template text"
         print(f"kgcite: note: {what}; add --rewrite to let the model phrase them", file=sys.stderr)
 
@@ -276,6 +277,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         ) from exc
     runtime = runtime_from_args(args)
     _note_unused_model(args)
+    if runtime.store is None and args.source == "kg":  # an answer about the wrong graph looks like a missing fact
+        print(
+            "kgcite: note: no --kg, --store or --endpoint: answering over the shipped BioKaLMA graph", file=sys.stderr
+        )
     if args.source != "kg" or args.docs or args.search_url:
         from kgcite.cli.quotes import cmd_ask_quotes
 

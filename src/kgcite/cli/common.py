@@ -207,8 +207,9 @@ def graph_options(p: argparse.ArgumentParser) -> None:
         choices=["score", "llm"],
         default="score",
         help="which relation chain answers a multi-hop question: score (default; the path scorer's best, no LLM "
-        "call) or llm (the LLM, --base-url or the embedded model, picks among the 5 best chains the graph walks, "
-        "or none, in one grammar-constrained call; citations are the chain's triples either way)",
+        "call) or llm (the LLM, --base-url or the embedded model, picks among the 5 best chains the graph walks "
+        "that clear the scorer's [NA] threshold, or none, in one grammar-constrained call; citations are the "
+        "chain's triples either way)",
     )
 
 

@@ -481,7 +481,7 @@ class PathReasoner:
         ranked_asked = [c for c in ranked if c.chain in walked and walks_any(c.chain, asked)]
         fit = [c for c in ranked_asked if c.score >= threshold]
         if self.chooser is not None and not others:
-            return self._chosen(question, main, topics, ranked, ranked_asked, walked, t0, truncated, stats, unscored)
+            return self._chosen(question, main, topics, ranked, fit, walked, t0, truncated, stats, unscored)
         used: list[str] = []
         constrained = self._constrained(query, main.id, ranked_asked, walked, others, threshold) if others else None
         if constrained is not None:
@@ -520,9 +520,11 @@ class PathReasoner:
         stats: dict[str, int],
         unscored: int,
     ) -> PathResult:
-        """The chooser's pick among the best-scored walked chains (those walking an asked
-        relation, where the reader found one), whatever their score: one LLM call, and its
-        ``none`` is no answer."""
+        """The chooser's pick among the best-scored walked chains that clear the threshold
+        (those walking an asked relation, where the reader found one): one LLM call, and its
+        ``none`` is no answer. The score stays the ``[NA]`` signal: a chain the scorer would not
+        answer with is never offered, and the pick is named as the scorer names it, so the plan's
+        rules for standing in for a missing fact hold as they do without a chooser."""
         from kgcite.retrieve.choose import ChainOption
 
         assert self.chooser is not None
@@ -555,7 +557,8 @@ class PathReasoner:
             truncated=truncated,
             stats=stats,
             unscored=unscored,
-            named=True,
+            named=not isinstance(self.scorer, KnowsNamed)
+            or self.scorer.names(mask_topics(question, topics), top[pick].chain),
             named_every=not isinstance(self.scorer, KnowsNamed)
             or self.scorer.names(mask_topics(question, topics), top[pick].chain, every=True),
             chosen_by=self.chooser.name,
