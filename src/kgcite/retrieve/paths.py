@@ -480,60 +480,17 @@ class PathReasoner:
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         ranked_asked = [c for c in ranked if c.chain in walked and walks_any(c.chain, asked)]
         fit = [c for c in ranked_asked if c.score >= threshold]
-        if self.chooser is not None and not others:
-            return self._chosen(question, main, topics, ranked, fit, walked, t0, truncated, stats, unscored)
         used: list[str] = []
-        constrained = self._constrained(query, main.id, ranked_asked, walked, others, threshold) if others else None
-        if constrained is not None:
-            (best, answers), used = constrained, [o.label for o in others]
-        elif fit:
-            best, answers = fit[0], self.walker.answers(main.id, walked[fit[0].chain])
+        calls, chosen_by = 0, None
+        picked: tuple[ScoredChain, list[PathAnswer]] | None = None
+        if self.chooser is not None and not others:
+            picked, calls, chosen_by = *self._choose(question, main, fit, walked), self.chooser.name
         else:
-            return PathResult(
-                question, tuple(topics), None, ranked, (), _ms(t0), truncated=False, stats=stats, unscored=unscored
-            )
-        return PathResult(
-            question,
-            tuple(topics),
-            best,
-            ranked,
-            tuple(answers),
-            _ms(t0),
-            truncated=truncated,
-            constraints=tuple(used),
-            stats=stats,
-            unscored=unscored,
-            named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
-            named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
-        )
-
-    def _chosen(
-        self,
-        question: str,
-        main: Entity,
-        topics: Sequence[Entity],
-        ranked: tuple[ScoredChain, ...],
-        options: Sequence[ScoredChain],
-        walked: dict[Chain, list[Layer]],
-        t0: float,
-        truncated: bool,
-        stats: dict[str, int],
-        unscored: int,
-    ) -> PathResult:
-        """The chooser's pick among the best-scored walked chains that clear the threshold
-        (those walking an asked relation, where the reader found one): one LLM call, and its
-        ``none`` is no answer. The score stays the ``[NA]`` signal: a chain the scorer would not
-        answer with is never offered, and the pick is named as the scorer names it, so the plan's
-        rules for standing in for a missing fact hold as they do without a chooser."""
-        from kgcite.retrieve.choose import ChainOption
-
-        assert self.chooser is not None
-        top = list(options[: self.chooser.config.top])
-        reached = [self.walker.answers(main.id, walked[c.chain]) for c in top]
-        offered = [ChainOption(c.chain, tuple(a.label for a in got)) for c, got in zip(top, reached, strict=True)]
-        pick = self.chooser.choose(question, main.label, offered) if offered else None
-        calls = 1 if offered else 0
-        if pick is None:
+            if others and (constrained := self._constrained(query, main.id, ranked_asked, walked, others, threshold)):
+                picked, used = constrained, [o.label for o in others]
+            elif fit:  # no second topic, or none constrains: the best chain clearing the threshold
+                picked = fit[0], self.walker.answers(main.id, walked[fit[0].chain])
+        if picked is None:
             return PathResult(
                 question,
                 tuple(topics),
@@ -542,27 +499,48 @@ class PathReasoner:
                 (),
                 _ms(t0),
                 calls,
+                truncated=False,
                 stats=stats,
                 unscored=unscored,
-                chosen_by=self.chooser.name,
+                chosen_by=chosen_by,
             )
+        best, answers = picked
         return PathResult(
             question,
             tuple(topics),
-            top[pick],
+            best,
             ranked,
-            tuple(reached[pick]),
+            tuple(answers),
             _ms(t0),
             calls,
             truncated=truncated,
+            constraints=tuple(used),
             stats=stats,
             unscored=unscored,
-            named=not isinstance(self.scorer, KnowsNamed)
-            or self.scorer.names(mask_topics(question, topics), top[pick].chain),
-            named_every=not isinstance(self.scorer, KnowsNamed)
-            or self.scorer.names(mask_topics(question, topics), top[pick].chain, every=True),
-            chosen_by=self.chooser.name,
+            named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
+            named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
+            chosen_by=chosen_by,
         )
+
+    def _choose(
+        self, question: str, main: Entity, options: Sequence[ScoredChain], walked: dict[Chain, list[Layer]]
+    ) -> tuple[tuple[ScoredChain, list[PathAnswer]] | None, int]:
+        """The chooser's pick among the best-scored walked chains that clear the threshold
+        (those walking an asked relation, where the reader found one), with its answers, and the
+        LLM calls it took (one; none when nothing clears). Its ``none`` is no answer. The score
+        stays the ``[NA]`` signal: a chain the scorer would not answer with is never offered, and
+        the pick is named as the scorer's would be, so the plan's rules for standing in for a
+        missing fact hold as they do without a chooser."""
+        from kgcite.retrieve.choose import ChainOption
+
+        assert self.chooser is not None
+        top = list(options[: self.chooser.config.top])
+        if not top:
+            return None, 0
+        reached = [self.walker.answers(main.id, walked[c.chain]) for c in top]
+        offered = [ChainOption(c.chain, tuple(a.label for a in got)) for c, got in zip(top, reached, strict=True)]
+        pick = self.chooser.choose(question, main.label, offered)
+        return (None if pick is None else (top[pick], reached[pick])), 1
 
     def _constrained(
         self,
