@@ -12,6 +12,7 @@ from kgcite.retrieve.path_scorers import (
     order_agreement,
     relation_mentions,
     soft_mentions,
+    spare_words,
     unexplained_words,
 )
 from kgcite.retrieve.paths import Step
@@ -172,3 +173,35 @@ def test_every_hop_needs_a_word(minilm: EmbeddingScorer) -> None:
     assert (
         unexplained_words("Where was the engineer of X born?", scorer.read("Where was the engineer of X born?")[0]) == 1
     )
+
+
+def test_a_word_no_relation_names_is_left_for_one_unnamed_hop(minilm: EmbeddingScorer) -> None:
+    """With ``forgive`` (the grounding model's mix) a hop nobody named costs nothing when a word
+    of the question that names no relation is left for it: "hometown" for *person born in*. The
+    reading alone keeps the cost, and a chain that leaves a named relation out gains nothing."""
+    scorer = ZeroShotPathScorer(["airline_ceo", "person_born_in", "hub_airport"], None)
+    question = "What is the hometown of the airline ceo of X?"
+    prefix, longer = (Step("airline_ceo"),), (Step("airline_ceo"), Step("person_born_in"))
+    plain = scorer.scores(question, [prefix, longer])
+    forgiven = scorer.scores(question, [prefix, longer], forgive=True)
+    assert plain[0] - plain[1] >= 1.0  # the unnamed hop costs a whole mention
+    assert forgiven[0] == pytest.approx(plain[0]) and forgiven[1] == pytest.approx(forgiven[0], abs=0.05)
+    skipping = (Step("hub_airport"), Step("person_born_in"))  # walks no `airline ceo`
+    assert scorer.scores(question, [skipping], forgive=True)[0] < forgiven[1] - 1.0
+
+
+def test_spare_words_are_not_part_of_a_mention_a_count_or_filler() -> None:
+    """ "tongue" belongs to "mother tongue", "theatres" to what "how many" counts, "value" and
+    "whatever" say nothing of a relation: none is left for a hop."""
+    scorer = ZeroShotPathScorer(["mother", "languages_spoken", "member_of", "spouse"], None)
+
+    def spare(question: str) -> int:
+        return spare_words(question, scorer.read(question)[0])
+
+    assert spare("What was the mother tongue of X?") == 0
+    assert (
+        unexplained_words("What was the mother tongue of X?", scorer.read("What was the mother tongue of X?")[0]) == 1
+    )
+    assert spare("How many member theatres does X have?") == 0
+    assert spare("Give the value of spouse for whatever has X as mother.") == 0
+    assert spare("Which hometown does the spouse of X have?") == 1

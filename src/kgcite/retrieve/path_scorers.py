@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -24,7 +25,7 @@ import numpy as np
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
-from kgcite.text.lexicon import FRAMING, SHARING, property_label, question_phrases
+from kgcite.text.lexicon import COUNTING, FRAMING, GENERIC, PLACEHOLDERS, SHARING, property_label, question_phrases
 
 
 @functools.cache
@@ -157,15 +158,33 @@ def unnamed_hops(chain: Chain, asked: Sequence[Mention]) -> int:
     return sum(s.relation not in named for s in chain)
 
 
-def unexplained_words(question: str, asked: Sequence[Mention]) -> int:
+def spare_words(question: str, asked: Sequence[Mention]) -> int:
+    """:func:`unexplained_words` that stand apart from every mention: "tongue" in "mother
+    tongue" is the mention's own phrase, not a word for another hop."""
+    return unexplained_words(question, asked, apart=True)
+
+
+def unexplained_words(question: str, asked: Sequence[Mention], *, apart: bool = False) -> int:
     """Content words of the question that are part of no mention: neither a mention's own word
-    nor a word of a mentioned relation's name ("place" in "In which place did X die")."""
+    nor a word of a mentioned relation's name ("place" in "In which place did X die"), nor a
+    word that says nothing of a relation (``GENERIC``: "value"; ``PLACEHOLDERS``: "whatever")."""
     at = {m.at for m in asked}
     names = [w for r in {r for m in asked for r in m.relations} for w in relation_words(r)]
+    said, tokens = words(question), question_tokens(question)
+    counted = set()  # "how many member theatres": the words naming what is counted, not a hop
+    for i, word in enumerate(said):
+        if word in COUNTING:
+            counted |= {i, *itertools.takewhile(lambda k: bool(tokens[k]), range(i + 1, len(said)))}
     return sum(
         1
-        for i, token in enumerate(question_tokens(question))
-        if token and not token.startswith("<") and i not in at and not any(_same(token, w) for w in names)
+        for i, (word, token) in enumerate(zip(said, tokens, strict=True))
+        if token
+        and not token.startswith("<")
+        and i not in at
+        and i not in counted
+        and not (apart and (i - 1 in at or i + 1 in at))
+        and word not in GENERIC | PLACEHOLDERS
+        and not any(_same(token, w) for w in names)
     )
 
 
@@ -203,14 +222,17 @@ def matched_hops(chain: Chain, mentions: Sequence[Mention]) -> int:
     return matched
 
 
-def mention_f1(chain: Chain, mentions: Sequence[Mention]) -> float:
+def mention_f1(chain: Chain, mentions: Sequence[Mention], left: int = 0) -> float:
     """F1 of the hops matched to mentions (:func:`matched_hops`); recall counts the mentions
-    that must be walked, precision every hop a mention explains."""
+    that must be walked, precision every hop a mention explains, and up to ``left`` unnamed
+    hops a question word no relation's name explains is left for (:func:`unexplained_words`:
+    "hometown" in "the hometown of X's CEO" is left for the hop *person born in*)."""
     matched = matched_hops(chain, mentions)
     required = [m for m in mentions if not m.optional]
     if not matched or not required:
         return 0.0 if not matched else matched / len(chain)
-    precision, recall = matched / len(chain), min(1.0, matched_hops(chain, required) / len(required))
+    explained = min(len(chain), matched + min(left, unnamed_hops(chain, mentions)))
+    precision, recall = explained / len(chain), min(1.0, matched_hops(chain, required) / len(required))
     return 2 * precision * recall / (precision + recall) if recall else 0.0
 
 
@@ -317,10 +339,19 @@ class ZeroShotPathScorer:
     def threshold(self) -> float:
         return self._threshold
 
-    def scores(self, question: str, chains: Sequence[Chain], near: AbstractSet[str] | None = None) -> np.ndarray:
+    def scores(
+        self,
+        question: str,
+        chains: Sequence[Chain],
+        near: AbstractSet[str] | None = None,
+        *,
+        forgive: bool = False,
+    ) -> np.ndarray:
         """``near``: the relations the search met around the topic. A mention of relations that
         occur nowhere near it is a word that happens to name some relation of a large graph
-        ("value", "common"): it need not be walked."""
+        ("value", "common"): it need not be walked. ``forgive``: unnamed hops may take the question
+        words no relation's name explains (:meth:`_reading`), for a trained model's likeness to
+        judge; not by default: this reading alone has no such likeness to trust."""
         if not chains:
             return np.zeros(0, dtype=np.float32)
         asked, order = self.read(
@@ -328,7 +359,8 @@ class ZeroShotPathScorer:
         )
         if near is not None:
             asked = [m if m.relations & near else Mention(m.at, m.relations, True) for m in asked]
-        out = np.array([self._reading(c, asked, order) for c in chains], dtype=np.float32)
+        left = spare_words(question, asked) if forgive else 0
+        out = np.array([self._reading(c, asked, order, left) for c in chains], dtype=np.float32)
         out += self.type_penalty(question, chains)
         if self.embedding is not None and self.weight:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
@@ -357,20 +389,26 @@ class ZeroShotPathScorer:
             return matched_hops(chain, asked) > 0 and unnamed_hops(chain, asked) <= unexplained_words(question, asked)
         return matched_hops(chain, asked) > 0
 
-    def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]]) -> float:
+    def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]], left: int = 0) -> float:
         """The lexical part of a chain's score. A question that names relations of the graph
         must have every one of them walked: a chain that leaves one out is no answer (it scores
         below any threshold: "the mayor of the city where X was born" is not answered by X's
         birthplace, nor through the city it is twinned with), and a hop whose relation nobody
         named costs ``unnamed_cost`` (a relation walked there and back is named once: "films
-        starred by X actors")."""
+        starred by X actors"), unless one of the ``left`` question words no relation's name
+        explains is left for it: then the model's likeness decides that hop, as :meth:`names`
+        already lets it ("What nation is X's home city in?": *nation* for ``country``)."""
+        required = [m for m in asked if not m.optional]
+        walks_all = matched_hops(chain, required) >= len(required)
+        left = left if walks_all else 0  # a chain that leaves a named relation out is no answer anyway
         score = (
-            mention_f1(chain, asked) + self.order_weight * order_agreement(chain, order) - self.length_cost * len(chain)
+            mention_f1(chain, asked, left)
+            + self.order_weight * order_agreement(chain, order)
+            - self.length_cost * len(chain)
         )
         if asked:
-            score -= self.unnamed_cost * unnamed_hops(chain, asked)
-            required = [m for m in asked if not m.optional]
-            score -= 1.0 if matched_hops(chain, required) < len(required) else 0.0
+            score -= self.unnamed_cost * max(0, unnamed_hops(chain, asked) - left)
+            score -= 0.0 if walks_all else 1.0
         return score
 
     def rescore(self, question: str, chains: Sequence[Chain], near: AbstractSet[str]) -> np.ndarray:
@@ -443,7 +481,8 @@ class GroundingPathScorer:
         # relations the question's own words name, as evidence next to the model's
         out += self.reader.type_penalty(question, chains)
         if self.lexical_weight:
-            out = out + self.lexical_weight * self.reader.scores(question, chains)
+            # a hop no relation's name explains is the model's to judge (``forgive``)
+            out = out + self.lexical_weight * self.reader.scores(question, chains, forgive=True)
         return out
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:

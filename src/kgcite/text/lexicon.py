@@ -81,6 +81,13 @@ PREPOSITIONS = frozenset(["in", "on", "at", "by", "for", "with", "from", "of", "
 FRAMING = frozenset(
     ["can", "could", "would", "will", "please", "tell", "give", "know", "like", "say", "show", "find", "me", "you", "i"]
 )
+#: Words that stand for an entity and say nothing of how it relates ("whatever lists X as
+#: spouse", "anything having a mother in common with X"): no hop is left to them.
+PLACEHOLDERS = frozenset(
+    ["whatever", "anything", "something", "anyone", "someone", "entity", "entities", "thing", "things"]
+)
+#: Words before the noun a question counts or measures ("how many theatres", "how much honey").
+COUNTING = frozenset(["many", "much"])
 #: Words of property names that say nothing about the relation on their own.
 GENERIC = frozenset(["date", "place", "has", "number", "type", "main", "value", "name", "point", "time"])
 
