@@ -503,3 +503,11 @@ def test_ask_says_which_graph_it_answers_over_when_none_is_given(tmp_path: Path)
     assert bare.returncode == mine.returncode == 0, bare.stderr + mine.stderr
     assert "answering over the shipped BioKaLMA graph" in bare.stderr
     assert "BioKaLMA" not in mine.stderr and "Dario Finch" in mine.stdout
+
+
+def test_ask_over_a_graph_file_with_no_facts_is_an_error(tmp_path: Path) -> None:
+    """Not a "no entity found" answer to every question: the file is named, with why."""
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("# a comment\n\nsubject\trelation\tobject\n")
+    res = kgcite("ask", "Who is Alpha?", "--kg", str(empty))
+    assert res.returncode == 2 and f"{empty}: holds no facts" in res.stderr and not res.stdout.strip()

@@ -69,8 +69,13 @@ def test_tsv_reader_metaqa_style(tmp_path: Path) -> None:
         ("a||c\n", r"kb.txt:1: relation: empty"),
         ("Alpha\tknows\n", r"kb.txt:1: expected head<TAB>relation<TAB>tail, got 2 fields"),  # a tab, no bar
         ("Alpha\n", r"got 1 field$"),
+        ("Alpha knows Beta\n", r"kb.txt:1: .*no tab or \| on the line, and spaces do not separate fields"),
     ]:
         _refused(read_tsv, kb, text, problem)
+    kb.write_text("subject\trelation\tobject\nAlpha\tknows\tBeta\n")  # a header line is not a fact
+    assert [t.key for t in read_tsv(kb)] == [("Alpha", "knows", "Beta")]
+    kb.write_text("Alpha\tknows\tBeta\nsubject\trelation\tobject\n")  # only a first line is a header
+    assert len(list(read_tsv(kb))) == 2
 
 
 def _refused(read: Callable[[Path], Iterable[object]], path: Path, text: str, problem: str) -> None:

@@ -62,6 +62,8 @@ def open_kg(location: str) -> SparqlStore:
     store = EmbeddedStore()
     t0 = time.perf_counter()
     n = store.load(path)
+    if not n:  # every answer would be "no entity found": say why now
+        raise InputError(location, None, None, "holds no facts (every line is blank, a # comment or a header)")
     print(f"loaded {path.name}: {n:,} quads in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return store
 

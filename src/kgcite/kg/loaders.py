@@ -164,14 +164,28 @@ def read_tsv(path: str | Path, *, sep: str | None = None) -> Iterator[Triple]:
     and tails are entities named by their text. ``sep=None``: a line with exactly two tabs, or
     tabs and no ``|``, is tab-separated, any other ``|``-separated (names may hold the other
     separator)."""
+    first = True
     for lineno, line in _lines(path):
         tabs = line.count("\t")
         cut = sep or ("\t" if tabs == 2 or (tabs and "|" not in line) else "|")
         shown = "<TAB>" if cut == "\t" else cut
-        yield _name_triple(path, lineno, line.split(cut), f"head{shown}relation{shown}tail")
+        parts = line.split(cut)
+        if first and tuple(p.strip().lower() for p in parts) in CSV_HEADERS:
+            first = False  # a header line, as a spreadsheet writes it: no triple
+            continue
+        first = False
+        if sep is None and len(parts) == 1 and " " in line.strip():
+            raise InputError(
+                path,
+                lineno,
+                None,
+                "expected head<TAB>relation<TAB>tail (or head|relation|tail): no tab or | on the "
+                "line, and spaces do not separate fields",
+            )
+        yield _name_triple(path, lineno, parts, f"head{shown}relation{shown}tail")
 
 
-#: First lines of a CSV graph read as its header, not as a triple.
+#: First lines of a CSV or TSV graph read as its header, not as a triple.
 CSV_HEADERS = frozenset(
     [
         ("head", "relation", "tail"),
