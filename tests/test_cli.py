@@ -511,3 +511,8 @@ def test_ask_over_a_graph_file_with_no_facts_is_an_error(tmp_path: Path) -> None
     empty.write_text("# a comment\n\nsubject\trelation\tobject\n")
     res = kgcite("ask", "Who is Alpha?", "--kg", str(empty))
     assert res.returncode == 2 and f"{empty}: holds no facts" in res.stderr and not res.stdout.strip()
+
+
+def test_kg_load_help_names_every_format() -> None:
+    shown = kgcite("kg", "load", "--help").stdout
+    assert all(ext in shown for ext in (".json", ".tsv", ".csv", ".nt", ".ttl")) and "header line" in shown

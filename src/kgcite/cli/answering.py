@@ -470,14 +470,15 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # 
     load = kg.add_parser(
         "load",
         help="load graph files into an on-disk embedded store",
-        description="Formats by extension: .json BioKaLMA, .txt/.tsv head|relation|tail (MetaQA kb.txt), "
-        ".nt/.ttl/.nq/.trig RDF. Loading is additive and idempotent.",
+        description="Formats by extension: .json BioKaLMA, .txt/.tsv head<TAB>relation<TAB>tail or "
+        "head|relation|tail (MetaQA kb.txt), .csv head,relation,tail, .nt/.ttl/.nq/.trig RDF; in TSV and CSV a "
+        "header line and lines starting with # are skipped (docs/graphs.md). Loading is additive and idempotent.",
     )
     load.add_argument(
         "files",
         nargs="+",
         metavar="FILE",
-        help="graph files: BioKaLMA JSON, TSV triples, N-Triples/Turtle/N-Quads/TriG",
+        help="graph files: BioKaLMA JSON, TSV or CSV triples, N-Triples/Turtle/N-Quads/TriG",
     )
     into = load.add_mutually_exclusive_group(required=True)
     into.add_argument("--store", metavar="DIR", help="store folder (created if missing)")
