@@ -164,16 +164,13 @@ def read_tsv(path: str | Path, *, sep: str | None = None) -> Iterator[Triple]:
     and tails are entities named by their text. ``sep=None``: a line with exactly two tabs, or
     tabs and no ``|``, is tab-separated, any other ``|``-separated (names may hold the other
     separator)."""
-    first = True
-    for lineno, line in _lines(path):
+    for k, (lineno, line) in enumerate(_lines(path)):
         tabs = line.count("\t")
         cut = sep or ("\t" if tabs == 2 or (tabs and "|" not in line) else "|")
         shown = "<TAB>" if cut == "\t" else cut
         parts = line.split(cut)
-        if first and tuple(p.strip().lower() for p in parts) in CSV_HEADERS:
-            first = False  # a header line, as a spreadsheet writes it: no triple
+        if not k and is_header(parts):
             continue
-        first = False
         if sep is None and len(parts) == 1 and " " in line.strip():
             raise InputError(
                 path,
@@ -198,21 +195,23 @@ CSV_HEADERS = frozenset(
 )
 
 
+def is_header(parts: list[str]) -> bool:
+    """A first line whose fields name the columns (:data:`CSV_HEADERS`, any case): no triple."""
+    return tuple(p.strip().lower() for p in parts) in CSV_HEADERS
+
+
 def read_csv(path: str | Path) -> Iterator[Triple]:
     """``head,relation,tail`` lines, fields quoted as spreadsheets write them (``"Smith, John"``),
     with or without a header line (:data:`CSV_HEADERS`); entities named by their text as in TSV."""
     import csv
 
-    first = True
-    for lineno, line in _lines(path):
+    for k, (lineno, line) in enumerate(_lines(path)):
         try:
             parts = next(csv.reader([line], strict=True))
         except csv.Error as exc:
             raise InputError(path, lineno, None, f"not a CSV line: {exc}") from exc
-        if first and tuple(p.strip().lower() for p in parts) in CSV_HEADERS:
-            first = False
+        if not k and is_header(parts):
             continue
-        first = False
         yield _name_triple(path, lineno, parts, "head,relation,tail")
 
 
