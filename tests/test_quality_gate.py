@@ -28,7 +28,13 @@ from tests.helpers import kgcite
 DATA = Path(__file__).resolve().parent / "data"
 RAILWAY = DATA / "railway.tsv"
 #: The graphs besides the shipped BioKaLMA one: written for this gate, or for `benchmarks/kgqa.py`.
-GRAPHS = {"railway": RAILWAY, "aviation": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "aviation_graph.tsv"}
+GRAPHS = {
+    "railway": RAILWAY,
+    "sailing": DATA / "sailing.tsv",
+    "mountain_rescue": DATA / "mountain_rescue.tsv",
+    "aviation": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "aviation_graph.tsv",
+    "music": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "music_graph.tsv",
+}
 #: Thresholds: an unasked fact in place of [NA] is never allowed; answers may miss rarely.
 NA_THRESHOLD = 1.0
 CITED_THRESHOLD = 0.9

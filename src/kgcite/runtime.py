@@ -24,6 +24,7 @@ from kgcite.retrieve.path_scorers import (
     GROUNDING_FILE,
     ZeroShotPathScorer,
     graph_examples,
+    graph_kinds,
     grounding_scorer,
     shipped_grounding,
 )
@@ -179,7 +180,10 @@ class Runtime:
         if spec == "off":
             return None
         zero_shot = ZeroShotPathScorer(
-            self.kg.relations(), EmbeddingScorer(self.vectors), examples=graph_examples(self.kg)
+            self.kg.relations(),
+            EmbeddingScorer(self.vectors),
+            examples=graph_examples(self.kg),
+            kinds=graph_kinds(self.kg),
         )
         chooser = None
         if self.config.choose == "llm":

@@ -164,3 +164,13 @@ def test_which_is_older_reads_a_year_written_as_a_partial_date(tmp_path: Path) -
     assert res.returncode == 0, res.stderr
     assert "Brantwick Observatory opened in 1874 [" in res.stdout
     assert "So Brantwick Observatory is older [" in res.stdout, res.stdout
+
+
+def test_nothing_shared_says_by_which_relations_it_looked() -> None:
+    """ "Kestrel II" is designed by Felix Ordway and has its home port in Gullhaven: an answer that
+    looked only at ``designed by`` and ``based_in`` must not say nothing is linked to both."""
+    sailing = RAILWAY.parent / "sailing.tsv"
+    res = kgcite("ask", "Who owns a boat designed by Felix Ordway that is based in Gullhaven?", "--kg", str(sailing))
+    assert res.returncode == 0, res.stderr[-2000:]
+    first = res.stdout.splitlines()[0]
+    assert "linked to both" not in first and "by designed by" in first and "[NA]" in first, first

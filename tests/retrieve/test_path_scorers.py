@@ -205,3 +205,26 @@ def test_spare_words_are_not_part_of_a_mention_a_count_or_filler() -> None:
     assert spare("How many member theatres does X have?") == 0
     assert spare("Give the value of spouse for whatever has X as mother.") == 0
     assert spare("Which hometown does the spouse of X have?") == 1
+
+
+def test_a_kind_named_by_what_a_name_starts_from_is_where_the_chain_ends() -> None:
+    """ "What label put out X's artists?" asks for a label (a thing with a ``labelHeadquarters``),
+    not for the city of its headquarters."""
+    from kgcite.retrieve.path_scorers import kind_mentions, spare_words
+
+    relations = ["labelHeadquarters", "memberOf", "performedBy", "producedBy", "signedTo"]
+    q = "What label put out X's artists?"
+    asked = relation_mentions(q, relations)
+    assert [(m.relations, m.optional) for m in asked] == [({"labelHeadquarters"}, True)]
+    assert kind_mentions(q, asked) == asked and spare_words(q, asked) >= 1
+    # in "In what city is X's label headquartered?" both words are said: the relation is walked
+    assert not any(m.optional for m in relation_mentions("In what city is X's label headquartered?", relations))
+
+    labels = {"signedTo"}  # the steps that end on labels (things with a labelHeadquarters)
+    scorer = ZeroShotPathScorer(relations, kinds=lambda step, r: step.relation in labels and r == "labelHeadquarters")
+    to_label = (Step("performedBy"), Step("signedTo"))
+    to_city = (*to_label, Step("labelHeadquarters"))
+    bonus = scorer.kind_bonus(q, [to_label, to_city, (Step("producedBy"),)])
+    assert list(bonus) == [scorer.kind_cost, 0.0, 0.0]
+    assert scorer.names(q, to_label, every=True) and not scorer.names(q, (Step("producedBy"),), every=True)
+    assert not scorer.kind_bonus("Who produced X?", [to_label]).any()  # no kind named: nothing added

@@ -48,3 +48,17 @@ def test_every_spelling_of_a_relation_is_one_key(spellings: tuple[str, ...], key
     """The judge, the templates and the metrics compare through property_key: a camelCase graph
     must not read ``writtenBy`` as one unknown word (every such fact came out [NA])."""
     assert {property_key(s) for s in spellings} == {key}
+
+
+def test_what_a_compound_name_starts_from() -> None:
+    from kgcite.text.lexicon import kind_positions, modifiers
+
+    assert modifiers("labelHeadquarters") == {"label"}
+    assert modifiers("airline_ceo") == {"airlin"}
+    # a kind or a filler for head, a verb before it, or one word: nothing
+    assert not modifiers("release_year") and not modifiers("birthPlace") and not modifiers("starred_actors")
+    assert not modifiers("memberOf") and not modifiers("works in department")
+    assert kind_positions(["which", "record", "company", "is", "x", "with"]) == {1, 2}
+    assert kind_positions(["what", "label", "put", "out", "x", "s", "artists"]) == {1, 2}
+    assert kind_positions(["what", "is", "the", "label", "of", "x"]) == frozenset()
+    assert kind_positions(["who", "produced", "x"]) == frozenset()

@@ -111,7 +111,8 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
                 raise
             print(
                 f"{path}: {n:,} quads read in {time.perf_counter() - t0:.2f} s "
-                "(a quad is one RDF statement: each fact is one, and so is each entity's label and kind)"
+                "(a quad is one RDF statement: each fact is one, and so are an entity's label and kind, "
+                "read again on every line that names it)"
             )
             _note_namesakes(path)
         _remember_label_tags(store)
@@ -122,8 +123,8 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
             shutil.rmtree(args.store, ignore_errors=True)
         else:
             print(
-                f"store {args.store}: {total:,} quads, {added:+,} by this load (the store adds a label quad per "
-                "relation; a quad already there is not stored twice)"
+                f"store {args.store}: {total:,} quads, {added:+,} by this load (a quad read twice, or already "
+                "there, is stored once; the store adds a label quad per relation)"
             )
     return 0
 

@@ -35,6 +35,7 @@ from kgcite.retrieve.evidence import (
     Unasked,
     grouped,
 )
+from kgcite.text.lexicon import property_label
 from kgcite.text.values import join
 
 
@@ -107,6 +108,15 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     return "The graph does not answer this part of the question."
 
 
+def none_shared_sentence(anchors: list[str], relations: list[list[str]]) -> str:
+    """ "The graph names nothing linked both to A by designed by and to B by based in.": by
+    which relations, since another may link both."""
+    if len(relations) != len(anchors) or not all(relations):
+        return f"The graph names nothing that is linked to both {join(anchors)}."
+    each = [f"to {a} by {' or '.join(property_label(r) for r in rs)}" for a, rs in zip(anchors, relations, strict=True)]
+    return f"The graph names nothing linked both {join(each)}."
+
+
 def say(item: Item) -> Sentence:
     """The one sentence an item of evidence becomes."""
     match item:
@@ -131,8 +141,8 @@ def say(item: Item) -> Sentence:
         case NoMeasure(kind, members):
             what = "date" if kind == "date" else "number"
             return Sentence(f"The graph gives no {what} to compare {join(list(members))} by.", (NACitation(),))
-        case NoneShared(anchors):
-            return Sentence(f"The graph names nothing that is linked to both {join(list(anchors))}.", (NACitation(),))
+        case NoneShared(anchors, relations):
+            return Sentence(none_shared_sentence(list(anchors), [list(r) for r in relations]), (NACitation(),))
     raise TypeError(f"not an evidence item: {item!r}")
 
 

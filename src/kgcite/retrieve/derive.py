@@ -35,6 +35,7 @@ from kgcite.retrieve.evidence import (
 )
 from kgcite.retrieve.question import UNINFORMATIVE
 from kgcite.retrieve.reading import Reading
+from kgcite.retrieve.sides import topic_side
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
 from kgcite.text.lexicon import property_label, stem
 from kgcite.text.values import normalize
@@ -199,7 +200,13 @@ class Deriver:
         relation that holds the number itself ("number of platforms: 6") is looked up instead."""
         if not relations:
             return None
-        found = _linked(graph, topic, relations)
+        # "How many people report to X?" counts those who do, not the one X reports to
+        sides = {r: topic_side(reading.question, topic.label, r) for r in relations}
+        found = [
+            t
+            for t in _linked(graph, topic, relations)
+            if sides.get(property_key(t.relation)) != ("object" if t.subject_id == topic.id else "subject")
+        ]
         if not found:
             relation = reading.relations[0]
             gap = Gap(topic.id, topic.label, relation, "what")
@@ -301,7 +308,8 @@ class Deriver:
         if not shared and reading.form.kind != "intersection":
             if _all_values(graph, anchors):
                 # "Which midfielders play for Harrowdene FC?": both named are values, and none links to both
-                return Derivation(reading.form, (NoneShared(tuple(a.label for a in anchors)),), ())
+                by = tuple(tuple(dict.fromkeys(t.relation for t in linked[a.id])) for a in anchors)
+                return Derivation(reading.form, (NoneShared(tuple(a.label for a in anchors), by),), ())
             return None
         cited = (
             [t for a in anchors for t in linked[a.id] if _end(t, a.id) in shared]

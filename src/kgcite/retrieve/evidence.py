@@ -127,9 +127,12 @@ class NoMeasure:
 
 @dataclass(frozen=True)
 class NoneShared:
-    """Nothing is linked to every anchor (``[NA]``), though each has links."""
+    """Nothing is linked to every anchor (``[NA]``), though each has links; ``relations``: by
+    which relations each anchor was looked at (the sentence says so: another relation may
+    link both)."""
 
     anchors: tuple[str, ...]
+    relations: tuple[tuple[str, ...], ...] = ()
 
 
 Item: TypeAlias = Facts | Gap | Unasked | More | Counted | Ordered | Shared | NoMeasure | NoneShared

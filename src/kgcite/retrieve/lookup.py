@@ -19,6 +19,7 @@ from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
 from kgcite.retrieve.reading import Reading
+from kgcite.retrieve.sides import Side, topic_side
 from kgcite.text.kinds import fits, name_kind
 from kgcite.text.lexicon import PRONOUNS, AnswerKind
 from kgcite.text.values import normalize
@@ -30,17 +31,27 @@ MAX_LISTED = 100
 Found = tuple[str, str, list[Triple]]  # (subject label, relation, its triples)
 
 
-def _about(graph: Subgraph, entity: Entity, relations: Sequence[str], *, incoming: bool = True) -> list[Found]:
-    """(subject label, relation, triples) per relation the entity has, outgoing first, then incoming."""
+def _about(
+    graph: Subgraph,
+    entity: Entity,
+    relations: Sequence[str],
+    *,
+    incoming: bool = True,
+    sides: Mapping[str, Side] | None = None,
+) -> list[Found]:
+    """(subject label, relation, triples) per relation the entity has, outgoing first, then
+    incoming; ``sides`` (by relation key): the one way round the question asks, where it says."""
+    sides = sides or {}
     wanted = {property_key(r) for r in relations}
     out: dict[tuple[str, str, str], list[Triple]] = {}
     for t in graph.triples:
-        if property_key(t.relation) not in wanted or t.is_label:
+        if property_key(t.relation) not in wanted or t.is_label or sides.get(property_key(t.relation)) == "object":
             continue
         if t.subject_id == entity.id:
             out.setdefault(("out", t.subject_label, t.relation), []).append(t)
     for t in graph.triples if incoming else ():
-        if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id:
+        key = property_key(t.relation)
+        if key in wanted and t.object_id == entity.id and t.subject_id != entity.id and sides.get(key) != "subject":
             out.setdefault(("in", t.subject_label, t.relation), []).append(t)
     order = {property_key(r): i for i, r in enumerate(relations)}
     ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
@@ -175,12 +186,17 @@ def select(
                 kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
                 if all(name_kind(r) not in ("any", kind) for r in group):
                     kind = "any"  # the name says its kind ("release *year*"): "where was X released" means it
-                subject = current
-                found = _fitting(_about(graph, subject, group), kind)
-                if not found and walked is not None and walked.id != current.id:
-                    subject = walked  # each relation named is walked in order: X's author, then where born
+                if walked is not None and walked.id != current.id:
+                    # each relation named is walked in order: X's mentor, then where *she* was born
+                    # (not X's own birthplace, and a gap on her where the graph lacks it)
+                    subject = walked
                     found = _fitting(_about(graph, subject, group), kind)
                     steps.extend(before)
+                else:
+                    subject = current
+                    said = mentions.get(current.id) or current.label  # "Who coaches X?" asks X's coach
+                    sides = {property_key(r): topic_side(part.text, said, r) for r in group}
+                    found = _fitting(_about(graph, subject, group, sides=sides), kind)
                 if (subject.id, group) in done:
                     continue
                 done.add((subject.id, group))

@@ -25,7 +25,17 @@ import numpy as np
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
-from kgcite.text.lexicon import COUNTING, FRAMING, GENERIC, PLACEHOLDERS, SHARING, property_label, question_phrases
+from kgcite.text.lexicon import (
+    COUNTING,
+    FRAMING,
+    GENERIC,
+    PLACEHOLDERS,
+    SHARING,
+    kind_positions,
+    modifiers,
+    property_label,
+    question_phrases,
+)
 
 
 @functools.cache
@@ -36,6 +46,11 @@ def relation_words(relation: str) -> tuple[str, ...]:
     label = property_label(relation)
     extra = (s[0] for p in question_phrases(label) if len(s := content_stems(p)) == 1)
     return tuple(dict.fromkeys([*content_stems(label), *extra]))
+
+
+def kind_words(question: str) -> frozenset[int]:
+    """Where the question says its answer's kind (:func:`~kgcite.text.lexicon.kind_positions`)."""
+    return kind_positions(words(question))
 
 
 def question_tokens(question: str) -> list[str]:
@@ -102,7 +117,12 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         if any(r in m and not (hit[r] & m[r]) for _, m in found for r in hit):
             optional.add(i)  # "team … plays": another word of "member of sports team", or "position played"
         found.append((i, hit))
-    mentions = [Mention(at, frozenset(m), at in optional) for at, m in found]
+    # the answer's kind naming only what a compound name starts from ("What *label* …": label headquarters)
+    kind = kind_words(question)
+    mentions = [
+        Mention(at, frozenset(m), at in optional or (at in kind and all(p <= modifiers(r) for r, p in m.items())))
+        for at, m in found
+    ]
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -141,13 +161,15 @@ def soft_mentions(
     if not free:
         return []
     vectors = embedding.vectors([w for _, w in free] + names)  # one batch; names and words are cached
+    kind = kind_words(question)
     found: list[Mention] = []
     for k, (i, _) in enumerate(free):
         sims = vectors[len(free) :] @ vectors[k]
         first, second = np.argsort(-sims)[:2]
         rels = labels[names[int(first)]]
         if sims[first] >= min_similarity and sims[first] - sims[second] >= min_margin and not rels & named:
-            found.append(Mention(i, frozenset(rels)))
+            # "What record *company* …" is like label headquarters: the kind may be its subject's
+            found.append(Mention(i, frozenset(rels), i in kind and all(modifiers(r) for r in rels)))
             named |= rels
     return found
 
@@ -159,9 +181,18 @@ def unnamed_hops(chain: Chain, asked: Sequence[Mention]) -> int:
 
 
 def spare_words(question: str, asked: Sequence[Mention]) -> int:
-    """:func:`unexplained_words` that stand apart from every mention: "tongue" in "mother
-    tongue" is the mention's own phrase, not a word for another hop."""
-    return unexplained_words(question, asked, apart=True)
+    """:func:`unexplained_words` that stand apart from every mention ("tongue" in "mother
+    tongue" is the mention's own phrase, not a word for another hop), and the answer's kind
+    named by what a compound name starts from: "Which *label* is X's band on?" leaves "label"
+    for the hop to the band's label (``signed to``)."""
+    return unexplained_words(question, asked, apart=True) + len(kind_mentions(question, asked))
+
+
+def kind_mentions(question: str, asked: Sequence[Mention]) -> list[Mention]:
+    """The mentions that say the answer's kind by what a compound relation name starts from
+    ("What *label* …" for ``labelHeadquarters``; not walked, :func:`relation_mentions`)."""
+    kind = kind_words(question)
+    return [m for m in asked if m.optional and m.at in kind and all(modifiers(r) for r in m.relations)]
 
 
 def unexplained_words(question: str, asked: Sequence[Mention], *, apart: bool = False) -> int:
@@ -249,6 +280,26 @@ def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]
     return examples
 
 
+def graph_kinds(store: KGStore, n: int = 200) -> Callable[[Step, str], bool]:
+    """Whether a step reaches things that have a relation (some of its first ``n`` far ends are
+    among the relation's first ``n`` subjects): "What *label* …" asks for a thing that has a
+    ``labelHeadquarters``, and a chain ending on bands or cities is no answer to it."""
+
+    @functools.cache
+    def ends(step: Step) -> frozenset[str]:
+        triples = store.match(relation=step.relation, limit=n)
+        return frozenset(t.subject_id if step.inverse else t.object_id for t in triples) - {None}
+
+    @functools.cache
+    def starts(relation: str) -> frozenset[str]:
+        return frozenset(t.subject_id for t in store.match(relation=relation, limit=n))
+
+    def reaches(step: Step, relation: str) -> bool:
+        return bool(ends(step) & starts(relation))
+
+    return reaches
+
+
 def chain_description(chain: Chain, examples: Callable[[Step], Sequence[str]] | None = None) -> str:
     """A chain as a text model reads it: its steps' names and directions, with a few values its
     last hop reaches when ``examples`` gives them ("has genre (e.g. Drama, Comedy)" is nearer
@@ -307,12 +358,15 @@ class ZeroShotPathScorer:
         type_cost: float = 0.15,
         unnamed_cost: float = 1.0,
         soft: bool = True,
+        kinds: Callable[[Step, str], bool] | None = None,
+        kind_cost: float = 0.3,  # what ending on the kind a question names is worth
     ) -> None:
         self.relations = tuple(relations)
         self._known = frozenset(self.relations)
         self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight, self.soft = order_weight, soft
+        self.kinds, self.kind_cost = kinds, kind_cost
         self._read: dict[
             tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]
         ] = {}  # the beam asks 3 times
@@ -361,7 +415,7 @@ class ZeroShotPathScorer:
             asked = [m if m.relations & near else Mention(m.at, m.relations, True) for m in asked]
         left = spare_words(question, asked) if forgive else 0
         out = np.array([self._reading(c, asked, order, left) for c in chains], dtype=np.float32)
-        out += self.type_penalty(question, chains)
+        out += self.type_penalty(question, chains) + self.kind_bonus(question, chains)
         if self.embedding is not None and self.weight:
             out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
@@ -378,6 +432,22 @@ class ZeroShotPathScorer:
             [0.0 if time_valued(examples(c[-1])) == wants_time else -self.type_cost for c in chains], dtype=np.float32
         )
 
+    def kind_bonus(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """``kind_cost`` for each chain that ends on things of the kind the question asks for,
+        where it names that kind by what a compound relation name starts from ("What *label* …":
+        things with a ``labelHeadquarters``): the word names the last hop's end, as a relation
+        word names a hop (:func:`kind_mentions`)."""
+        if self.kinds is None or not chains:
+            return np.zeros(len(chains), dtype=np.float32)
+        named = [m.relations for m in kind_mentions(question, self.read(question)[0])]
+        if not named:
+            return np.zeros(len(chains), dtype=np.float32)
+        kinds = self.kinds
+        return np.array(
+            [self.kind_cost if any(kinds(c[-1], r) for rs in named for r in rs) else 0.0 for c in chains],
+            dtype=np.float32,
+        )
+
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """Whether a word of the question names a relation the chain walks (not only its
         likeness); ``every``: one of its hops is named and each other is left to a word of the
@@ -385,9 +455,11 @@ class ZeroShotPathScorer:
         that name). A hop no word is left for is a guess: "What is the birthplace of X?" is not
         answered by the birthplace of X's father."""
         asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
+        kind = int(bool(chain) and bool(self.kind_bonus(question, [chain]).any()))
         if every:
-            return matched_hops(chain, asked) > 0 and unnamed_hops(chain, asked) <= unexplained_words(question, asked)
-        return matched_hops(chain, asked) > 0
+            named = matched_hops(chain, asked) + kind
+            return named > 0 and unnamed_hops(chain, asked) - kind <= unexplained_words(question, asked)
+        return matched_hops(chain, asked) + kind > 0
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]], left: int = 0) -> float:
         """The lexical part of a chain's score. A question that names relations of the graph
@@ -479,7 +551,7 @@ class GroundingPathScorer:
             return out
         # the answer's kind ("when", "which county") read as zero-shot reads it, and the
         # relations the question's own words name, as evidence next to the model's
-        out += self.reader.type_penalty(question, chains)
+        out += self.reader.type_penalty(question, chains) + self.reader.kind_bonus(question, chains)
         if self.lexical_weight:
             # a hop no relation's name explains is the model's to judge (``forgive``)
             out = out + self.lexical_weight * self.reader.scores(question, chains, forgive=True)

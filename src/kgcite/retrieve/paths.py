@@ -25,6 +25,7 @@ from kgcite.kg.model import Entity, Triple
 from kgcite.kg.namesakes import spoken
 from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
+from kgcite.retrieve.sides import goes_as_said
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
 from kgcite.timing import Timings
@@ -449,6 +450,8 @@ class PathReasoner:
             extensions: dict[Chain, list[Layer]] = {}
             for chain, layers in beam:
                 for step in self.walker.steps(main.id, layers):
+                    if not chain and not goes_as_said(query, "X", step.relation, step.inverse):
+                        continue  # "Who coaches X?" is not asked from X's pupils
                     if not doubles_back(chain, step):
                         extensions.setdefault((*chain, step), layers)
             if not extensions:

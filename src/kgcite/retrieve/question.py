@@ -29,6 +29,8 @@ from kgcite.text.lexicon import (
     STOP,
     AnswerKind,
     cue_positions,
+    kind_positions,
+    modifiers,
     name_stems,
     question_phrases,
     stem,
@@ -336,6 +338,9 @@ class QuestionAnalyzer:
         best, second = float(sims[order[0]]), float(sims[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_similarity or best - second < self.min_margin:
             return part
+        said = normalize(part.text).split()
+        if any(stem(said[i]) in modifiers(self.relations[int(order[0])]) for i in kind_positions(said)):
+            return part  # "What *label* put out X's artists?" asks for a label, not its headquarters
         return replace(part, groups=((self.relations[int(order[0])],),), open=False)
 
 

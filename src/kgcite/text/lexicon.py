@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import takewhile
 from typing import Literal
 
 from kgcite.kg.keys import property_key, relation_words
@@ -86,6 +87,9 @@ FRAMING = frozenset(
 PLACEHOLDERS = frozenset(
     ["whatever", "anything", "something", "anyone", "someone", "entity", "entities", "thing", "things"]
 )
+#: Auxiliaries before a subject that does the verb after it ("whom *does* X coach", "what *did* X
+#: design"): the topic there is the verb's doer.
+DOER_AUXILIARIES = frozenset(["do", "does", "did", "has", "have", "had", "will", "would", "can", "could"])
 #: Words before the noun a question counts or measures ("how many theatres", "how much honey").
 COUNTING = frozenset(["many", "much"])
 #: Words of property names that say nothing about the relation on their own.
@@ -389,6 +393,28 @@ def cue_positions(
             if not covered & masked:
                 out |= covered
     return frozenset(out)
+
+
+def kind_positions(said: Sequence[str]) -> frozenset[int]:
+    """Where a question says its answer's kind: the words (two at most) after its first "what"
+    or "which" up to a function word ("Which *record company* is …", "What *label* …")."""
+    start = next((i + 1 for i, w in enumerate(said) if w in ("what", "which")), len(said))
+    stops = STOP | QUESTION_WORDS | FRAMING
+    return frozenset(takewhile(lambda i: said[i] not in stops, range(start, min(start + 2, len(said)))))
+
+
+@cache
+def modifiers(relation: str) -> frozenset[str]:
+    """The stems of a compound name's words before its head ("label" of ``labelHeadquarters``):
+    they say what the relation starts from, not what it is. A question whose answer's kind is
+    one of them ("What *label* put out X's artists?") asks for such a thing, not the relation.
+    Empty where the head says only a kind or nothing (``release year``, ``birth place``), or a
+    word before it is a verb's (``starred actors``)."""
+    said = normalize(property_label(relation)).split()
+    front = [w for w in takewhile(lambda w: w not in PREPOSITIONS, said) if w not in STOP]
+    if len(front) < 2 or front[-1] in GENERIC | KIND_MARKS or any(w.endswith(("ed", "ing")) for w in front[:-1]):
+        return frozenset()
+    return frozenset(stem(w) for w in front[:-1]) - {stem(front[-1])}
 
 
 #: A relation id read as a property name: kgcite's one reader of identifiers (kg.keys).

@@ -1,0 +1,105 @@
+"""Which end of an asked relation the question's topic stands at.
+
+"Who coaches Lucia Fenn?" asks for Lucia's coach: over ``coached_by`` she is the subject, and
+"Ida Varga was coached by Lucia Fenn" answers another question ("Whom does Lucia Fenn coach?").
+The one-hop lookup states a relation's facts either way round, which is right where the question
+does not say ("What did Spielberg direct?" is read from the films directed by him); where its
+words do say, the facts the other way round are no answer. The reading is kept to word patterns
+that say it plainly; anything else is ``"either"`` and both ways stay.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kgcite.kg.keys import relation_words
+from kgcite.text.lexicon import (
+    ARTICLES,
+    DOER_AUXILIARIES,
+    PREPOSITIONS,
+    QUESTION_WORDS,
+    SHARING,
+    STOP,
+    occurrences,
+    question_phrases,
+    stem,
+)
+from kgcite.text.values import normalize
+
+#: Where the topic stands in the relation's triples: as subject, as object, or not said.
+Side = Literal["subject", "object", "either"]
+
+
+def topic_side(text: str, mention: str, relation: str) -> Side:
+    """The side of ``relation`` the topic (``mention``, said once in ``text``) is on.
+
+    - "member of X", "born in X", "coached by X", "reports to X": the relation's own words, then
+      the topic: object; "Who is X coached by?", "Who does X report to?": subject.
+    - A relation named by a noun, or in the passive (``coached_by``, ``ownedBy``: its subject
+      undergoes the verb): "X's children", "the owner of X", "X's coach": subject; "X's
+      trainees" over ``trainedBy``: object.
+    - In the passive, besides: "Who coaches X?": subject; "Whom does X coach?", "What did X
+      design?": X does it, object.
+    - Where the topic names another thing's ("the films directed by X *writers*") or is no end
+      of the relation ("the *co*-directors of X"): either.
+    """
+    words = normalize(text).split()
+    said = normalize(mention).split()
+    at = occurrences(words, said)
+    name = normalize(relation_words(relation)).split()
+    if len(at) != 1 or not name:
+        return "either"
+    start, end = at[0], at[0] + len(said)
+    before = start - 1 - (start > 0 and words[start - 1] in ARTICLES)  # the word before "the X"
+    after = words[end:]
+    by = name[-1] if len(name) > 1 and name[-1] in PREPOSITIONS else None
+    head = stem(name[-2] if by else name[-1])
+
+    forms = {stem(f) for f in question_phrases(relation) if " " not in f}  # "children": child; "author"
+
+    def head_at(i: int) -> bool:
+        w = words[i] if 0 <= i < len(words) else ""
+        return bool(w) and (stem(w) in forms | {head} or (w.endswith("s") and stem(w[:-1]) == head))  # "owns"
+
+    if after[:1] == ["s"]:  # "X's coach", "X's children"; "X's hull" says nothing of X's side
+        return _owned(words[end + 1 : end + 2], by) if head_at(end + 1) else "either"
+    verb_after = head_at(end) and (after[1:2] == [by] or (before >= 0 and words[before] in DOER_AUXILIARIES))
+    if after and after[0] not in STOP | QUESTION_WORDS and not verb_after:
+        return "either"  # "the films directed by X *writers*": X names something else's
+    if before >= 1 and before - 1 - head_at(before - 1) >= 0 and words[before - 1 - head_at(before - 1)] in SHARING:
+        return "either"  # "the co-directors of X", "the same actor of X": X is no end of it
+    if by and before >= 1 and words[before] == by and head_at(before - 1):
+        return "object"  # "the members of X", "boats designed by X", "Who reports to X?"
+    if by and len(after) >= 2 and head_at(end) and after[1] == by:
+        return "subject"  # "Who is X coached by?", "Who does X report to?"
+    if by not in (None, "by"):
+        return "either"
+    if before >= 1 and words[before] == "of" and head_at(before - 1):
+        return _owned(words[before - 1 : before], by)  # "the owner of X", "the children of X"
+    if by is None:
+        return "either"
+    if before >= 0 and words[before] in DOER_AUXILIARIES and head_at(end):
+        return "object"  # "Whom does X coach?"
+    if head_at(before) and _inflected(words[before]) and (before == 0 or words[before - 1] not in ARTICLES):
+        return "subject"  # "Who coaches X?", "Who designed the X?" (not "have become direct X")
+    return "either"
+
+
+def _owned(noun: list[str], by: str | None) -> Side:
+    """The topic's side where it owns the noun ("X's coach", "the trainees of X"): the subject,
+    but the object where a ``… by`` relation's noun names who undergoes it ("X's *trainees*"
+    over ``trainedBy`` are those X trained)."""
+    return "object" if by == "by" and noun and noun[0].endswith(("ee", "ees")) else "subject"
+
+
+def _inflected(word: str) -> bool:
+    """A verb's finite form ("coaches", "designed", "wrote"), not its bare one ("direct")."""
+    return word.endswith(("s", "ed")) or stem(word) != word
+
+
+def goes_as_said(text: str, mention: str, relation: str, inverse: bool) -> bool:
+    """Whether a step from the topic along ``relation`` (backwards when ``inverse``) goes the
+    way the question says, or it does not say: "Who coaches X?" is not walked from X backwards
+    along ``coached_by``."""
+    side = topic_side(text, mention, relation)
+    return side == "either" or (side == "object") == inverse
