@@ -21,10 +21,12 @@ hospital (after the path-scoring rules and ``[NA]`` threshold were frozen too), 
 university (after the model trained with WordNet paraphrases was frozen), railway, kitchen and
 opensource (by someone who had seen neither code nor models, after the model trained on many
 relations was frozen), zoo, filmfest and rescue (the same way, after the rule leaving a word no
-relation names to an unnamed hop was frozen), all with 2-hop questions in words that are not the relations' names; port (held out from the zero-shot
-scorer), lab (a development set), and questions generated from BioKaLMA in phrasings training
-never uses. A question with
-no gold answer is right when the output is ``[NA]``.
+relation names to an unnamed hop was frozen), wine, space and chess (the same way, after the
+rules reading which way round a relation is asked and a kind named by a compound name's first
+word were frozen), all with 2-hop questions in words that are not the relations' names; port
+(held out from the zero-shot scorer), lab (a development set), and questions generated from
+BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
+output is ``[NA]``.
 
     python benchmarks/kgqa.py [--limit 1000] [--hops 1 2 3] [--trained DIR] [--without-metaqa DIR] [--quick]
 """
@@ -272,6 +274,9 @@ def main() -> None:
             "zoo",
             "filmfest",
             "rescue",
+            "wine",
+            "space",
+            "chess",
             "port",
         )
     ]

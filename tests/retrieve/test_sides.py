@@ -66,3 +66,13 @@ def test_a_step_goes_as_said_or_the_question_does_not_say() -> None:
     assert not goes_as_said("Whom does X coach?", "X", "coached_by", inverse=False)
     assert goes_as_said("Where was X born?", "X", "bornIn", inverse=False)
     assert goes_as_said("Where was X born?", "X", "bornIn", inverse=True)
+
+
+def test_a_topic_that_is_only_a_value_is_asked_about_by_what_points_at_it() -> None:
+    from kgcite.retrieve.sides import asked_side
+
+    # MetaQA: "Which film has written X" means the films X wrote; X has no facts of its own
+    assert topic_side("Which film has written X", "X", "written_by") == "subject"
+    assert asked_side("Which film has written X", "X", "written_by", own_facts=False) == "either"
+    assert asked_side("Who coaches X?", "X", "coached_by", own_facts=True) == "subject"
+    assert goes_as_said("Which film has written X", "X", "written_by", inverse=True, own_facts=False)

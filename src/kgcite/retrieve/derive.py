@@ -35,7 +35,7 @@ from kgcite.retrieve.evidence import (
 )
 from kgcite.retrieve.question import UNINFORMATIVE
 from kgcite.retrieve.reading import Reading
-from kgcite.retrieve.sides import topic_side
+from kgcite.retrieve.sides import asked_side
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
 from kgcite.text.lexicon import property_label, stem
 from kgcite.text.values import normalize
@@ -201,7 +201,8 @@ class Deriver:
         if not relations:
             return None
         # "How many people report to X?" counts those who do, not the one X reports to
-        sides = {r: topic_side(reading.question, topic.label, r) for r in relations}
+        own = any(t.subject_id == topic.id and not t.is_label for t in graph.triples)
+        sides = {r: asked_side(reading.question, topic.label, r, own_facts=own) for r in relations}
         found = [
             t
             for t in _linked(graph, topic, relations)

@@ -19,7 +19,7 @@ from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
 from kgcite.retrieve.reading import Reading
-from kgcite.retrieve.sides import Side, topic_side
+from kgcite.retrieve.sides import Side, asked_side
 from kgcite.text.kinds import fits, name_kind
 from kgcite.text.lexicon import PRONOUNS, AnswerKind
 from kgcite.text.values import normalize
@@ -195,7 +195,8 @@ def select(
                 else:
                     subject = current
                     said = mentions.get(current.id) or current.label  # "Who coaches X?" asks X's coach
-                    sides = {property_key(r): topic_side(part.text, said, r) for r in group}
+                    own = any(t.subject_id == current.id and not t.is_label for t in graph.triples)
+                    sides = {property_key(r): asked_side(part.text, said, r, own_facts=own) for r in group}
                     found = _fitting(_about(graph, subject, group, sides=sides), kind)
                 if (subject.id, group) in done:
                     continue

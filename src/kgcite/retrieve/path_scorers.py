@@ -288,7 +288,8 @@ def graph_kinds(store: KGStore, n: int = 200) -> Callable[[Step, str], bool]:
     @functools.cache
     def ends(step: Step) -> frozenset[str]:
         triples = store.match(relation=step.relation, limit=n)
-        return frozenset(t.subject_id if step.inverse else t.object_id for t in triples) - {None}
+        far = (t.subject_id if step.inverse else t.object_id for t in triples)
+        return frozenset(e for e in far if e is not None)
 
     @functools.cache
     def starts(relation: str) -> frozenset[str]:

@@ -449,8 +449,10 @@ class PathReasoner:
         for _ in range(self.config.depth):
             extensions: dict[Chain, list[Layer]] = {}
             for chain, layers in beam:
-                for step in self.walker.steps(main.id, layers):
-                    if not chain and not goes_as_said(query, "X", step.relation, step.inverse):
+                steps = self.walker.steps(main.id, layers)
+                own = bool(chain) or any(not s.inverse for s in steps)  # the topic has facts of its own
+                for step in steps:
+                    if not chain and not goes_as_said(query, "X", step.relation, step.inverse, own_facts=own):
                         continue  # "Who coaches X?" is not asked from X's pupils
                     if not doubles_back(chain, step):
                         extensions.setdefault((*chain, step), layers)

@@ -97,9 +97,16 @@ def _inflected(word: str) -> bool:
     return word.endswith(("s", "ed")) or stem(word) != word
 
 
-def goes_as_said(text: str, mention: str, relation: str, inverse: bool) -> bool:
+def asked_side(text: str, mention: str, relation: str, *, own_facts: bool) -> Side:
+    """:func:`topic_side`, for a topic that has facts of its own (``own_facts``). One that is
+    only ever a value (a person in MetaQA's film graph) is asked about by what points at it,
+    whatever the words seem to say ("Which film has written X": X wrote it)."""
+    return topic_side(text, mention, relation) if own_facts else "either"
+
+
+def goes_as_said(text: str, mention: str, relation: str, inverse: bool, *, own_facts: bool = True) -> bool:
     """Whether a step from the topic along ``relation`` (backwards when ``inverse``) goes the
     way the question says, or it does not say: "Who coaches X?" is not walked from X backwards
     along ``coached_by``."""
-    side = topic_side(text, mention, relation)
+    side = asked_side(text, mention, relation, own_facts=own_facts)
     return side == "either" or (side == "object") == inverse
