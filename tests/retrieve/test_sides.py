@@ -21,6 +21,8 @@ CASES = [
     ("who wrote Jaws", "Jaws", "written_by", "subject"),
     ("the films directed by Steven Spielberg", "Steven Spielberg", "directed_by", "object"),
     ("Who are Oskar Lind's trainees?", "Oskar Lind", "trainedBy", "object"),  # who undergoes it
+    ("Who are the people Oskar Lind trained?", "Oskar Lind", "trainedBy", "object"),
+    ("Where was Oskar Lind trained?", "Oskar Lind", "trainedBy", "subject"),
     ("Who are the trainees of Oskar Lind?", "Oskar Lind", "trainedBy", "object"),
     ("Who is Oskar Lind's trainer?", "Oskar Lind", "trainedBy", "subject"),
     # a relation ending in another preposition

@@ -35,7 +35,7 @@ from kgcite.retrieve.evidence import (
 )
 from kgcite.retrieve.question import UNINFORMATIVE
 from kgcite.retrieve.reading import Reading
-from kgcite.retrieve.sides import asked_side
+from kgcite.retrieve.sides import as_asked, asked_side, has_own_facts
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
 from kgcite.text.lexicon import property_label, stem
 from kgcite.text.values import normalize
@@ -201,13 +201,9 @@ class Deriver:
         if not relations:
             return None
         # "How many people report to X?" counts those who do, not the one X reports to
-        own = any(t.subject_id == topic.id and not t.is_label for t in graph.triples)
+        own = has_own_facts(graph, topic.id)
         sides = {r: asked_side(reading.question, topic.label, r, own_facts=own) for r in relations}
-        found = [
-            t
-            for t in _linked(graph, topic, relations)
-            if sides.get(property_key(t.relation)) != ("object" if t.subject_id == topic.id else "subject")
-        ]
+        found = [t for t in _linked(graph, topic, relations) if as_asked(t, topic.id, sides[property_key(t.relation)])]
         if not found:
             relation = reading.relations[0]
             gap = Gap(topic.id, topic.label, relation, "what")

@@ -19,7 +19,7 @@ from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
 from kgcite.retrieve.reading import Reading
-from kgcite.retrieve.sides import Side, asked_side
+from kgcite.retrieve.sides import Side, as_asked, asked_side, has_own_facts
 from kgcite.text.kinds import fits, name_kind
 from kgcite.text.lexicon import PRONOUNS, AnswerKind
 from kgcite.text.values import normalize
@@ -44,14 +44,17 @@ def _about(
     sides = sides or {}
     wanted = {property_key(r) for r in relations}
     out: dict[tuple[str, str, str], list[Triple]] = {}
+
+    def asked(t: Triple) -> bool:
+        return as_asked(t, entity.id, sides.get(property_key(t.relation), "either"))
+
     for t in graph.triples:
-        if property_key(t.relation) not in wanted or t.is_label or sides.get(property_key(t.relation)) == "object":
+        if property_key(t.relation) not in wanted or t.is_label or not asked(t):
             continue
         if t.subject_id == entity.id:
             out.setdefault(("out", t.subject_label, t.relation), []).append(t)
     for t in graph.triples if incoming else ():
-        key = property_key(t.relation)
-        if key in wanted and t.object_id == entity.id and t.subject_id != entity.id and sides.get(key) != "subject":
+        if property_key(t.relation) in wanted and t.object_id == entity.id and t.subject_id != entity.id and asked(t):
             out.setdefault(("in", t.subject_label, t.relation), []).append(t)
     order = {property_key(r): i for i, r in enumerate(relations)}
     ranked = sorted(out.items(), key=lambda kv: (kv[0][0] != "out", order[property_key(kv[0][2])]))
@@ -195,7 +198,7 @@ def select(
                 else:
                     subject = current
                     said = mentions.get(current.id) or current.label  # "Who coaches X?" asks X's coach
-                    own = any(t.subject_id == current.id and not t.is_label for t in graph.triples)
+                    own = has_own_facts(graph, current.id)
                     sides = {property_key(r): asked_side(part.text, said, r, own_facts=own) for r in group}
                     found = _fitting(_about(graph, subject, group, sides=sides), kind)
                 if (subject.id, group) in done:

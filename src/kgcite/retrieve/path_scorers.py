@@ -402,11 +402,27 @@ class ZeroShotPathScorer:
         *,
         forgive: bool = False,
     ) -> np.ndarray:
-        """``near``: the relations the search met around the topic. A mention of relations that
-        occur nowhere near it is a word that happens to name some relation of a large graph
-        ("value", "common"): it need not be walked. ``forgive``: unnamed hops may take the question
-        words no relation's name explains (:meth:`_reading`), for a trained model's likeness to
-        judge; not by default: this reading alone has no such likeness to trust."""
+        """:meth:`lexical` plus ``weight ×`` MiniLM's likeness of question and chain text."""
+        out = self.lexical(question, chains, near, forgive=forgive)
+        if chains and self.embedding is not None and self.weight:
+            out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
+        return out
+
+    def lexical(
+        self,
+        question: str,
+        chains: Sequence[Chain],
+        near: AbstractSet[str] | None = None,
+        *,
+        forgive: bool = False,
+    ) -> np.ndarray:
+        """What the question's words say of each chain: the relations they name (:meth:`_reading`),
+        the kind of answer asked (:meth:`type_penalty`, :meth:`kind_bonus`). ``near``: the
+        relations the search met around the topic. A mention of relations that occur nowhere near
+        it is a word that happens to name some relation of a large graph ("value", "common"): it
+        need not be walked. ``forgive``: unnamed hops may take the question words no relation's
+        name explains, for a trained model's likeness to judge; not by default: this reading
+        alone has no such likeness to trust."""
         if not chains:
             return np.zeros(0, dtype=np.float32)
         asked, order = self.read(
@@ -417,8 +433,6 @@ class ZeroShotPathScorer:
         left = spare_words(question, asked) if forgive else 0
         out = np.array([self._reading(c, asked, order, left) for c in chains], dtype=np.float32)
         out += self.type_penalty(question, chains) + self.kind_bonus(question, chains)
-        if self.embedding is not None and self.weight:
-            out += self.weight * self.embedding.scores(question, [self.text(c) for c in chains])
         return out
 
     def type_penalty(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
@@ -555,7 +569,8 @@ class GroundingPathScorer:
         out += self.reader.type_penalty(question, chains) + self.reader.kind_bonus(question, chains)
         if self.lexical_weight:
             # a hop no relation's name explains is the model's to judge (``forgive``)
-            out = out + self.lexical_weight * self.reader.scores(question, chains, forgive=True)
+            # the words' part only: the model is the likeness (MiniLM's again cost half the time)
+            out = out + self.lexical_weight * self.reader.lexical(question, chains, forgive=True)
         return out
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:

@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Literal
 
 from kgcite.kg.keys import relation_words
+from kgcite.kg.model import Subgraph, Triple
 from kgcite.text.lexicon import (
     ARTICLES,
+    BE,
     DOER_AUXILIARIES,
     PREPOSITIONS,
     QUESTION_WORDS,
@@ -63,7 +65,9 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
 
     if after[:1] == ["s"]:  # "X's coach", "X's children"; "X's hull" says nothing of X's side
         return _owned(words[end + 1 : end + 2], by) if head_at(end + 1) else "either"
-    verb_after = head_at(end) and (after[1:2] == [by] or (before >= 0 and words[before] in DOER_AUXILIARIES))
+    doer_before = before >= 0 and words[before] in DOER_AUXILIARIES
+    clause = head_at(end) and _inflected(after[0]) and not after[1:2] and by == "by"  # "the people X trained"
+    verb_after = head_at(end) and (after[1:2] == [by] or doer_before) or clause
     if after and after[0] not in STOP | QUESTION_WORDS and not verb_after:
         return "either"  # "the films directed by X *writers*": X names something else's
     if before >= 1 and before - 1 - head_at(before - 1) >= 0 and words[before - 1 - head_at(before - 1)] in SHARING:
@@ -78,8 +82,10 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
         return _owned(words[before - 1 : before], by)  # "the owner of X", "the children of X"
     if by is None:
         return "either"
-    if before >= 0 and words[before] in DOER_AUXILIARIES and head_at(end):
+    if doer_before and head_at(end):
         return "object"  # "Whom does X coach?"
+    if clause:  # "Where was X trained?" undergoes it; "the people X trained" does it
+        return "subject" if before >= 0 and words[before] in BE else "object"
     if head_at(before) and _inflected(words[before]) and (before == 0 or words[before - 1] not in ARTICLES):
         return "subject"  # "Who coaches X?", "Who designed the X?" (not "have become direct X")
     return "either"
@@ -110,3 +116,14 @@ def goes_as_said(text: str, mention: str, relation: str, inverse: bool, *, own_f
     along ``coached_by``."""
     side = asked_side(text, mention, relation, own_facts=own_facts)
     return side == "either" or (side == "object") == inverse
+
+
+def has_own_facts(graph: Subgraph, entity_id: str) -> bool:
+    """Whether the entity is the subject of a fact (not only ever a value): :func:`asked_side`."""
+    return any(t.subject_id == entity_id and not t.is_label for t in graph.triples)
+
+
+def as_asked(triple: Triple, entity_id: str, side: Side) -> bool:
+    """Whether one of the topic's triples stands the way the question asks: the topic as its
+    subject, as its object, or either."""
+    return side == "either" or (side == "subject") == (triple.subject_id == entity_id)

@@ -90,6 +90,8 @@ PLACEHOLDERS = frozenset(
 #: Auxiliaries before a subject that does the verb after it ("whom *does* X coach", "what *did* X
 #: design"): the topic there is the verb's doer.
 DOER_AUXILIARIES = frozenset(["do", "does", "did", "has", "have", "had", "will", "would", "can", "could"])
+#: The verb "be": before a subject and a participle it makes the passive ("Where *was* X trained?").
+BE = frozenset(["is", "was", "are", "were", "be", "been", "being"])
 #: Words before the noun a question counts or measures ("how many theatres", "how much honey").
 COUNTING = frozenset(["many", "much"])
 #: Words of property names that say nothing about the relation on their own.
