@@ -216,7 +216,7 @@ def test_a_kind_named_by_what_a_name_starts_from_is_where_the_chain_ends() -> No
     q = "What label put out X's artists?"
     asked = relation_mentions(q, relations)
     assert [(m.relations, m.optional) for m in asked] == [({"labelHeadquarters"}, True)]
-    assert kind_mentions(q, asked) == asked and spare_words(q, asked) >= 1
+    assert kind_mentions(asked) == asked and spare_words(q, asked) >= 1
     # in "In what city is X's label headquartered?" both words are said: the relation is walked
     assert not any(m.optional for m in relation_mentions("In what city is X's label headquartered?", relations))
 

@@ -183,7 +183,7 @@ def read_tsv(path: str | Path, *, sep: str | None = None) -> Iterator[Triple]:
 
 
 #: First lines of a CSV or TSV graph read as its header, not as a triple.
-CSV_HEADERS = frozenset(
+HEADER_LINES = frozenset(
     [
         ("head", "relation", "tail"),
         ("head", "rel", "tail"),
@@ -196,13 +196,13 @@ CSV_HEADERS = frozenset(
 
 
 def is_header(parts: list[str]) -> bool:
-    """A first line whose fields name the columns (:data:`CSV_HEADERS`, any case): no triple."""
-    return tuple(p.strip().lower() for p in parts) in CSV_HEADERS
+    """A first line whose fields name the columns (:data:`HEADER_LINES`, any case): no triple."""
+    return tuple(p.strip().lower() for p in parts) in HEADER_LINES
 
 
 def read_csv(path: str | Path) -> Iterator[Triple]:
     """``head,relation,tail`` lines, fields quoted as spreadsheets write them (``"Smith, John"``),
-    with or without a header line (:data:`CSV_HEADERS`); entities named by their text as in TSV."""
+    with or without a header line (:data:`HEADER_LINES`); entities named by their text as in TSV."""
     import csv
 
     for k, (lineno, line) in enumerate(_lines(path)):

@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +79,7 @@ class Mention:
     at: int
     relations: frozenset[str]
     optional: bool = False  # may be just another word of an earlier mention's name: need not be walked
+    kind: bool = False  # says the answer's kind by what a compound name starts from (:func:`kind_mentions`)
 
 
 def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
@@ -119,10 +120,11 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         found.append((i, hit))
     # the answer's kind naming only what a compound name starts from ("What *label* …": label headquarters)
     kind = kind_words(question)
-    mentions = [
-        Mention(at, frozenset(m), at in optional or (at in kind and all(p <= modifiers(r) for r, p in m.items())))
-        for at, m in found
-    ]
+    mentions = []
+    for at, m in found:
+        unwalked = at in optional or (at in kind and all(p <= modifiers(r) for r, p in m.items()))
+        says_kind = unwalked and at in kind and all(modifiers(r) for r in m)
+        mentions.append(Mention(at, frozenset(m), unwalked, says_kind))
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -169,7 +171,8 @@ def soft_mentions(
         rels = labels[names[int(first)]]
         if sims[first] >= min_similarity and sims[first] - sims[second] >= min_margin and not rels & named:
             # "What record *company* …" is like label headquarters: the kind may be its subject's
-            found.append(Mention(i, frozenset(rels), i in kind and all(modifiers(r) for r in rels)))
+            says_kind = i in kind and all(modifiers(r) for r in rels)
+            found.append(Mention(i, frozenset(rels), says_kind, says_kind))
             named |= rels
     return found
 
@@ -185,14 +188,13 @@ def spare_words(question: str, asked: Sequence[Mention]) -> int:
     tongue" is the mention's own phrase, not a word for another hop), and the answer's kind
     named by what a compound name starts from: "Which *label* is X's band on?" leaves "label"
     for the hop to the band's label (``signed to``)."""
-    return unexplained_words(question, asked, apart=True) + len(kind_mentions(question, asked))
+    return unexplained_words(question, asked, apart=True) + len(kind_mentions(asked))
 
 
-def kind_mentions(question: str, asked: Sequence[Mention]) -> list[Mention]:
+def kind_mentions(asked: Sequence[Mention]) -> list[Mention]:
     """The mentions that say the answer's kind by what a compound relation name starts from
-    ("What *label* …" for ``labelHeadquarters``; not walked, :func:`relation_mentions`)."""
-    kind = kind_words(question)
-    return [m for m in asked if m.optional and m.at in kind and all(modifiers(r) for r in m.relations)]
+    ("What *label* …" for ``labelHeadquarters``; optional, not walked: :func:`relation_mentions`)."""
+    return [m for m in asked if m.kind]
 
 
 def unexplained_words(question: str, asked: Sequence[Mention], *, apart: bool = False) -> int:
@@ -429,7 +431,7 @@ class ZeroShotPathScorer:
             question, frozenset(s.relation for c in chains for s in c if s.relation not in self._known)
         )
         if near is not None:
-            asked = [m if m.relations & near else Mention(m.at, m.relations, True) for m in asked]
+            asked = [m if m.relations & near else replace(m, optional=True) for m in asked]
         left = spare_words(question, asked) if forgive else 0
         out = np.array([self._reading(c, asked, order, left) for c in chains], dtype=np.float32)
         out += self.type_penalty(question, chains) + self.kind_bonus(question, chains)
@@ -454,7 +456,7 @@ class ZeroShotPathScorer:
         word names a hop (:func:`kind_mentions`)."""
         if self.kinds is None or not chains:
             return np.zeros(len(chains), dtype=np.float32)
-        named = [m.relations for m in kind_mentions(question, self.read(question)[0])]
+        named = [m.relations for m in kind_mentions(self.read(question)[0])]
         if not named:
             return np.zeros(len(chains), dtype=np.float32)
         kinds = self.kinds

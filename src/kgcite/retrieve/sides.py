@@ -70,7 +70,8 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     verb_after = head_at(end) and (after[1:2] == [by] or doer_before) or clause
     if after and after[0] not in STOP | QUESTION_WORDS and not verb_after:
         return "either"  # "the films directed by X *writers*": X names something else's
-    if before >= 1 and before - 1 - head_at(before - 1) >= 0 and words[before - 1 - head_at(before - 1)] in SHARING:
+    ahead = before - 1 - head_at(before - 1)  # the word before "directors of X", "actor of X"
+    if before >= 1 and ahead >= 0 and words[ahead] in SHARING:
         return "either"  # "the co-directors of X", "the same actor of X": X is no end of it
     if by and before >= 1 and words[before] == by and head_at(before - 1):
         return "object"  # "the members of X", "boats designed by X", "Who reports to X?"
