@@ -22,6 +22,8 @@ CASES = [
     ("the films directed by Steven Spielberg", "Steven Spielberg", "directed_by", "object"),
     ("Who are Oskar Lind's trainees?", "Oskar Lind", "trainedBy", "object"),  # who undergoes it
     ("Who are the people Oskar Lind trained?", "Oskar Lind", "trainedBy", "object"),
+    # "the X director" names X's director, not a person X directed
+    ("what genres are the films directed by the Supergirl director", "Supergirl", "directed_by", "either"),
     ("Where was Oskar Lind trained?", "Oskar Lind", "trainedBy", "subject"),
     ("Who are the trainees of Oskar Lind?", "Oskar Lind", "trainedBy", "object"),
     ("Who is Oskar Lind's trainer?", "Oskar Lind", "trainedBy", "subject"),

@@ -25,6 +25,7 @@ from kgcite.kg.model import Entity, Triple
 from kgcite.kg.namesakes import spoken
 from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
+from kgcite.retrieve.reach import answer_reach
 from kgcite.retrieve.sides import goes_as_said
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
@@ -443,6 +444,8 @@ class PathReasoner:
         self.walker.met = []
         truncated, unscored = False, 0
         asked = {property_key(r) for r in must_walk}
+        # "Who trains the team X plays for?": X's team is the description, not the answer
+        shortest = 2 if answer_reach(query, "X") == "beyond" else 1
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
         scored: dict[Chain, float] = {}
         walked: dict[Chain, list[Layer]] = {}
@@ -475,7 +478,7 @@ class PathReasoner:
                     walked[chain] = [*extensions[chain], layer]
                     beam.append((chain, walked[chain]))
                     truncated |= cut and chain == chains[int(order[0])]
-            if stop and best_so_far in walked:
+            if stop and best_so_far in walked and len(best_so_far) >= shortest:
                 break
         if walked and isinstance(self.scorer, ScoresNear):  # the final reading knows the neighbourhood
             near = {s.relation for steps in self.walker.met for s in steps}
@@ -483,7 +486,9 @@ class PathReasoner:
             scored.update(zip(final, map(float, self.scorer.rescore(query, final, near)), strict=True))
         threshold = self.threshold
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
-        ranked_asked = [c for c in ranked if c.chain in walked and walks_any(c.chain, asked)]
+        ranked_asked = [
+            c for c in ranked if c.chain in walked and walks_any(c.chain, asked) and len(c.chain) >= shortest
+        ]
         fit = [c for c in ranked_asked if c.score >= threshold]
         used: list[str] = []
         calls, chosen_by = 0, None

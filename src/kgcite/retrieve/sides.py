@@ -66,7 +66,8 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     if after[:1] == ["s"]:  # "X's coach", "X's children"; "X's hull" says nothing of X's side
         return _owned(words[end + 1 : end + 2], by) if head_at(end + 1) else "either"
     doer_before = before >= 0 and words[before] in DOER_AUXILIARIES
-    clause = head_at(end) and _inflected(after[0]) and not after[1:2] and by == "by"  # "the people X trained"
+    # "the people X trained"; not "the films directed by the X *director*" (X names a person)
+    clause = head_at(end) and _inflected(after[0]) and not _agent(after[0]) and not after[1:2] and by == "by"
     verb_after = head_at(end) and (after[1:2] == [by] or doer_before) or clause
     if after and after[0] not in STOP | QUESTION_WORDS and not verb_after:
         return "either"  # "the films directed by X *writers*": X names something else's
@@ -102,6 +103,11 @@ def _owned(noun: list[str], by: str | None) -> Side:
 def _inflected(word: str) -> bool:
     """A verb's finite form ("coaches", "designed", "wrote"), not its bare one ("direct")."""
     return word.endswith(("s", "ed")) or stem(word) != word
+
+
+def _agent(word: str) -> bool:
+    """A noun for who does a verb ("director", "writers"), not the verb itself."""
+    return word.endswith(("or", "er", "ors", "ers"))
 
 
 def asked_side(text: str, mention: str, relation: str, *, own_facts: bool) -> Side:

@@ -1,0 +1,128 @@
+"""How far from the topic a question's answer lies: where the topic sits inside a description of
+something else the question goes on to ask about, the answer is at least two hops away.
+
+"Who trains *the team X plays for*?" describes a team by X and asks who trains it: X's club is
+the description, not the answer, however much alike a one-hop chain through ``plays for`` looks
+to the model. So do "Name the musicians of *the band that recorded X*", "Which firm do *the
+parents of X* work at?" and "What nation is *X's home city* in?". The reading is kept to word
+patterns that say it plainly; anything else is ``"any"`` and a one-hop chain may answer.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kgcite.text.lexicon import (
+    ARTICLES,
+    BE,
+    DOER_AUXILIARIES,
+    FRAMING,
+    PREPOSITIONS,
+    QUESTION_WORDS,
+    STOP,
+    occurrences,
+)
+from kgcite.text.values import normalize
+
+#: How far the answer lies: past a description the topic is part of, or anywhere.
+Reach = Literal["beyond", "any"]
+
+#: Words that begin a relative clause after the noun it describes ("the town *where* X stands").
+RELATIVE = frozenset(["that", "which", "where", "who", "whom", "whose"])
+#: Nouns whose "of" names the thing itself, not something of it ("the *name* of the team X plays for").
+SAME_THING = frozenset(["name", "names", "title", "titles", "kind", "type", "sort", "one", "ones", "list"])
+#: Words a question may end on, left hanging by a description ("What town is the hub of X *near*?").
+HANGING = PREPOSITIONS | frozenset(["near", "inside", "behind", "beside", "within", "across", "over"])
+#: Imperatives that open a question ("*Name* the band that recorded X"): they govern nothing.
+OPENERS = FRAMING | frozenset(["name", "list", "identify"])
+
+
+def answer_reach(text: str, mention: str) -> Reach:
+    """Whether the answer lies beyond a description holding the topic (``mention``, said once in
+    ``text``):
+
+    - the description is the object of a verb or a preposition of the question: "Who *trains*
+      the team X plays for?", "Who plays *in* the group that made X?", "the musicians *of* the
+      band that recorded X", "Who is the principal *of* X's school?";
+    - or it is the subject of a question with "do" and a verb after it: "Which firm *do* the
+      parents of X *work at*?", "What *does* X's farm *produce*?";
+    - or the question ends in a preposition the description leaves hanging: "What nation is X's
+      home city *in*?", "What town is the hub of X *near*?".
+
+    "the film X" (X named by its kind), "What is the team X plays for?" (the description is the
+    answer) and "the name of X's club" stay ``"any"``.
+    """
+    words = normalize(text).split()
+    said = normalize(mention).split()
+    at = occurrences(words, said)
+    if len(at) != 1 or not said:
+        return "any"
+    start, end = at[0], at[0] + len(said)
+    span = _description(words, start, end)
+    if span is None:
+        return "any"
+    first, last = span
+    before = words[first - 1] if first > 0 else ""
+    after = words[last:]
+    owned = words[end : end + 1] == ["s"]
+    # "X's doctorate" after a verb is often an event of X's own ("Who supervised X's doctorate?")
+    if first >= 2 and _governs(words, first - 1) and (not owned or before in PREPOSITIONS):
+        return "beyond"
+    # "What does X's farm produce?": the verb after the owned noun ends the run of words
+    if before in DOER_AUXILIARIES and (after or (owned and last - end > 2)):
+        return "beyond"
+    if len(after) == 1 and after[0] in HANGING:
+        return "beyond"
+    return "any"
+
+
+def _description(words: list[str], start: int, end: int) -> tuple[int, int] | None:
+    """The span ``[first, last)`` of a noun phrase that describes another thing by the topic
+    (``words[start:end]``), or None:
+
+    - "X's home city": the topic owns a noun (up to the next function word);
+    - "the parents of X": a noun of the topic;
+    - "the team X plays for", "the town where X stands": a noun, then a clause whose subject is X
+      (a word that is no function word after X: "the film X" alone names X by its kind);
+    - "the band that recorded X", "the farm run by X", "the films acted by X": a noun, then a
+      clause whose object is X.
+    """
+    if words[end : end + 1] == ["s"] and end + 1 < len(words) and words[end + 1] not in STOP | QUESTION_WORDS:
+        last = end + 1
+        while last < len(words) and words[last] not in STOP | QUESTION_WORDS | HANGING:
+            last += 1
+        return start - (start > 0 and words[start - 1] in ARTICLES), last
+    if start >= 3 and words[start - 1] == "of" and _noun(words, start - 2) and words[start - 3] in ARTICLES:
+        return start - 3, end
+    relative = start >= 1 and words[start - 1] in RELATIVE - {"whose"}
+    head = start - 1 - relative
+    after = words[end : end + 1]
+    clause = bool(after) and (relative or after[0] not in STOP)  # "where X was first performed"
+    if head >= 1 and _noun(words, head) and words[head - 1] in ARTICLES and clause:
+        return head - 1, len(words)  # "the team X plays for": the clause runs to the question's end
+    # "the band that recorded X", "the farm run by X", "the films acted by X"
+    by = start >= 1 and words[start - 1] == "by"
+    verb = start - 1 - by
+    relative = verb >= 1 and words[verb - 1] in RELATIVE - {"whose", "where"}
+    noun = verb - 1 - relative
+    # a verb it plainly is: after "that", before "by", or "-ing"/"-ed" ("the search dog X" is X)
+    plain = by or relative or (verb >= 0 and words[verb].endswith(("ing", "ed")))
+    if plain and words[verb] not in STOP and noun >= 1 and _noun(words, noun) and words[noun - 1] in ARTICLES:
+        return noun - 1, end
+    return None
+
+
+def _noun(words: list[str], i: int) -> bool:
+    """A word that may name a thing (no function, question or framing word)."""
+    return 0 <= i < len(words) and words[i] not in STOP | QUESTION_WORDS | PREPOSITIONS | BE | DOER_AUXILIARIES
+
+
+def _governs(words: list[str], i: int) -> bool:
+    """Whether ``words[i]``, right before a description, makes it the object of a verb or a
+    preposition of the question: a preposition (but not the "of" of "the name of"), or a word
+    that is neither a function word nor a question's opening ("Who *trains* the team …", not
+    "What *is* the team …", "*Name* the band …")."""
+    w = words[i]
+    if w in PREPOSITIONS:
+        return w != "of" or (i >= 1 and words[i - 1] not in SAME_THING)
+    return i >= 1 and w not in STOP | QUESTION_WORDS | BE | DOER_AUXILIARIES | OPENERS | RELATIVE
