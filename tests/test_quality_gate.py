@@ -32,9 +32,11 @@ GRAPHS = {
     "railway": RAILWAY,
     "sailing": DATA / "sailing.tsv",
     "mountain_rescue": DATA / "mountain_rescue.tsv",
+    "orchestra": DATA / "orchestra.tsv",
     "aviation": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "aviation_graph.tsv",
     "music": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "music_graph.tsv",
     "football": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "football_graph.tsv",
+    "theatre": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "theatre_graph.tsv",
 }
 #: Thresholds: an unasked fact in place of [NA] is never allowed; answers may miss rarely.
 NA_THRESHOLD = 1.0

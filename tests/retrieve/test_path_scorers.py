@@ -100,6 +100,20 @@ def test_when_wants_a_date_where_and_who_do_not() -> None:
     assert scorer.scores("When was the founder of X born?", chains).argmax() == 1
 
 
+def test_who_wants_no_place_its_relation_calls_one() -> None:
+    from kgcite.retrieve.path_scorers import asks_person, place_named
+
+    assert asks_person("Who is in charge of the venue X opened at?") and asks_person("Whose farm does X come from?")
+    assert not asks_person("Where does the person who founded X live?")  # the first question word asks
+    assert place_named(Step("farmRegion")) and place_named(Step("located_in_town"))
+    assert not place_named(Step("home_city", inverse=True)) and not place_named(Step("artistic director"))
+    scorer = ZeroShotPathScorer(["premiere venue", "city", "artistic director"])
+    to_city, to_director = (Step("premiere venue"), Step("city")), (Step("premiere venue"), Step("artistic director"))
+    penalty = scorer.type_penalty("Who runs the venue X opened at?", [to_city, to_director])
+    assert penalty[0] < 0 and penalty[1] == 0
+    assert not scorer.type_penalty("Which city is the venue X opened at in?", [to_city]).any()
+
+
 def test_every_named_relation_walked_and_no_unasked_one() -> None:
     scorer = ZeroShotPathScorer(["born_in", "twinned_with", "mayor"])
     q = "Who is the mayor of the city where X was born?"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.retrieve.reach import answer_reach
+from kgcite.retrieve.paths import Step
+from kgcite.retrieve.reach import answer_reach, reaches, with_described
 
 BEYOND = [
     # the description is what a verb or a preposition of the question acts on
@@ -47,7 +48,6 @@ ANY = [
     "What was the cause of death of Ivo Pell?",
     "what movies did Ivo Pell star in",
     "which movies was Ivo Pell the writer of",
-    "Who are Ivo Pell's team-mates?",
     # read by the lookup's walk, not left to this rule
     "Where was Ivo Pell's mentor born?",
 ]
@@ -63,6 +63,36 @@ def test_an_answer_past_the_description_holding_the_topic(question: str) -> None
 def test_a_one_hop_answer_stays_possible(question: str) -> None:
     topic = next(t for t in TOPICS if t in question)
     assert answer_reach(question, topic) == "any"
+
+
+@pytest.mark.parametrize(
+    "question", ["Who are Ivo Pell's team-mates?", "Who are Ivo Pell's colleagues in the department?"]
+)
+def test_a_peer_is_reached_out_and_back(question: str) -> None:
+    assert answer_reach(question, "Ivo Pell") == "back"
+
+
+def test_which_chains_a_reach_admits() -> None:
+    plays, back, coach = Step("plays_for"), Step("plays_for", inverse=True), Step("head_coach")
+    assert reaches((plays,), "any") and not reaches((plays,), "beyond") and reaches((plays, coach), "beyond")
+    assert reaches((plays, back), "back") and not reaches((plays, coach), "back") and not reaches((plays,), "back")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Who taught the conductor of Ivo Pell?", "who taught y"),
+        ("Whom did Ivo Pell's conductor teach?", "whom did y teach"),
+        ("Where was Ivo Pell's mentor born?", "where was y born"),  # the owned noun, then the verb
+        ("What nation is Ivo Pell's home city in?", "what nation is y in"),
+    ],
+)
+def test_the_question_said_of_what_the_description_reaches(question: str, said: str) -> None:
+    assert with_described(question, "Ivo Pell", "Y") == said
+
+
+def test_no_description_no_restatement() -> None:
+    assert with_described("Who taught Ivo Pell?", "Ivo Pell", "Y") is None
 
 
 def test_a_topic_said_twice_or_not_at_all_decides_nothing() -> None:

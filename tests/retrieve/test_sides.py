@@ -22,6 +22,14 @@ CASES = [
     ("the films directed by Steven Spielberg", "Steven Spielberg", "directed_by", "object"),
     ("Who are Oskar Lind's trainees?", "Oskar Lind", "trainedBy", "object"),  # who undergoes it
     ("Who are the people Oskar Lind trained?", "Oskar Lind", "trainedBy", "object"),
+    # a relation named by what its subject did: "Adela Korrin taught Mira Voss"
+    ("Who taught Sunniva Brask?", "Sunniva Brask", "taught", "object"),
+    ("Whom did Sunniva Brask teach?", "Sunniva Brask", "taught", "subject"),
+    ("Who was taught by Sunniva Brask?", "Sunniva Brask", "taught", "subject"),
+    ("Who founded Hollin Cross?", "Hollin Cross", "founded", "object"),
+    ("Who was Lotte Faring's teacher?", "Lotte Faring", "taught", "object"),  # her teacher taught her
+    ("Who is the teacher of Ivo Tamsin?", "Ivo Tamsin", "taught", "object"),
+    ("Who did Sunniva Brask marry?", "Sunniva Brask", "married", "either"),  # both do it alike
     # "the X director" names X's director, not a person X directed
     ("what genres are the films directed by the Supergirl director", "Supergirl", "directed_by", "either"),
     ("Where was Oskar Lind trained?", "Oskar Lind", "trainedBy", "subject"),

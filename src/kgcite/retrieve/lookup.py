@@ -18,6 +18,7 @@ from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
+from kgcite.retrieve.reach import with_described
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.sides import Side, as_asked, asked_side, has_own_facts
 from kgcite.text.kinds import fits, name_kind
@@ -193,7 +194,15 @@ def select(
                     # each relation named is walked in order: X's mentor, then where *she* was born
                     # (not X's own birthplace, and a gap on her where the graph lacks it)
                     subject = walked
-                    found = _fitting(_about(graph, subject, group), kind)
+                    # "Who taught the conductor of X?" asks who taught *her*: the question said
+                    # with the description as one thing reads her side as it reads a topic's
+                    described = with_described(part.text, mentions.get(current.id) or current.label, "Y")
+                    sides = (
+                        {property_key(r): asked_side(described, "Y", r, own_facts=True) for r in group}
+                        if described is not None and i == 1
+                        else {}
+                    )
+                    found = _fitting(_about(graph, subject, group, sides=sides), kind)
                     steps.extend(before)
                 else:
                     subject = current

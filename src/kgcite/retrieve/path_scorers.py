@@ -29,6 +29,7 @@ from kgcite.text.lexicon import (
     COUNTING,
     FRAMING,
     GENERIC,
+    KIND_WORDS,
     PLACEHOLDERS,
     SHARING,
     kind_positions,
@@ -336,6 +337,21 @@ def asks_time(question: str) -> bool | None:
     return None
 
 
+def asks_person(question: str) -> bool:
+    """Whether the question's first question word is "who", "whom" or "whose": its answer is
+    someone (a person or a body), never a place."""
+    for w in words(question):
+        if w in ("what", "which", "when", "where", "how", "who", "whom", "whose"):
+            return w in ("who", "whom", "whose")
+    return False
+
+
+def place_named(step: Step) -> bool:
+    """Whether a step reaches what its relation's own name calls a place (``city``,
+    ``farmRegion``), walked forwards: backwards along ``home city`` are the clubs, not places."""
+    return not step.inverse and bool(set(property_label(step.relation).lower().split()) & KIND_WORDS["place"])
+
+
 def time_valued(values: Sequence[str]) -> bool:
     """Most example values are years or ISO dates."""
     return bool(values) and sum(bool(_TIME.match(v.strip())) for v in values) * 2 > len(values)
@@ -440,14 +456,17 @@ class ZeroShotPathScorer:
     def type_penalty(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         """``-type_cost`` for each chain whose last hop's values are the wrong kind: "when" and
         "what year" want dates, "where", "who" and "which county" do not (one word settles
-        born in / date of birth)."""
+        born in / date of birth); "who" wants no place its relation's name says (``city``)."""
+        out = np.zeros(len(chains), dtype=np.float32)
+        if asks_person(question):  # "Who is in charge of the venue X opened at?" is no city
+            out -= self.type_cost * np.array([bool(c) and place_named(c[-1]) for c in chains], dtype=np.float32)
         wants_time = asks_time(question)
         if wants_time is None or self.examples is None:
-            return np.zeros(len(chains), dtype=np.float32)
+            return out
         examples = self.examples
-        return np.array(
-            [0.0 if time_valued(examples(c[-1])) == wants_time else -self.type_cost for c in chains], dtype=np.float32
-        )
+        wrong = np.array([bool(c) and time_valued(examples(c[-1])) != wants_time for c in chains], dtype=np.float32)
+        both: np.ndarray = np.minimum(out, -self.type_cost * wrong)
+        return both
 
     def kind_bonus(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         """``kind_cost`` for each chain that ends on things of the kind the question asks for,

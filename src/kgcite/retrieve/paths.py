@@ -25,7 +25,7 @@ from kgcite.kg.model import Entity, Triple
 from kgcite.kg.namesakes import spoken
 from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
-from kgcite.retrieve.reach import answer_reach
+from kgcite.retrieve.reach import answer_reach, reaches, with_described
 from kgcite.retrieve.sides import goes_as_said
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
@@ -445,7 +445,8 @@ class PathReasoner:
         truncated, unscored = False, 0
         asked = {property_key(r) for r in must_walk}
         # "Who trains the team X plays for?": X's team is the description, not the answer
-        shortest = 2 if answer_reach(query, "X") == "beyond" else 1
+        reach = answer_reach(query, "X")
+        described = with_described(query, "X", "Y")  # "Who taught Y?" for "Who taught the conductor of X?"
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
         scored: dict[Chain, float] = {}
         walked: dict[Chain, list[Layer]] = {}
@@ -457,6 +458,8 @@ class PathReasoner:
                 for step in steps:
                     if not chain and not goes_as_said(query, "X", step.relation, step.inverse, own_facts=own):
                         continue  # "Who coaches X?" is not asked from X's pupils
+                    if len(chain) == 1 and described and not goes_as_said(described, "Y", step.relation, step.inverse):
+                        continue  # nor "Who taught the conductor of X?" from her pupils
                     if not doubles_back(chain, step):
                         extensions.setdefault((*chain, step), layers)
             if not extensions:
@@ -478,7 +481,7 @@ class PathReasoner:
                     walked[chain] = [*extensions[chain], layer]
                     beam.append((chain, walked[chain]))
                     truncated |= cut and chain == chains[int(order[0])]
-            if stop and best_so_far in walked and len(best_so_far) >= shortest:
+            if stop and best_so_far in walked and reaches(best_so_far, reach):
                 break
         if walked and isinstance(self.scorer, ScoresNear):  # the final reading knows the neighbourhood
             near = {s.relation for steps in self.walker.met for s in steps}
@@ -487,7 +490,7 @@ class PathReasoner:
         threshold = self.threshold
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         ranked_asked = [
-            c for c in ranked if c.chain in walked and walks_any(c.chain, asked) and len(c.chain) >= shortest
+            c for c in ranked if c.chain in walked and walks_any(c.chain, asked) and reaches(c.chain, reach)
         ]
         fit = [c for c in ranked_asked if c.score >= threshold]
         used: list[str] = []
@@ -527,8 +530,11 @@ class PathReasoner:
             constraints=tuple(used),
             stats=stats,
             unscored=unscored,
-            named=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
-            named_every=not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain, every=True),
+            # a peer word ("X's team-mates") names going out and back, whatever the relation
+            named=reach == "back" or not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
+            named_every=reach == "back"
+            or not isinstance(self.scorer, KnowsNamed)
+            or self.scorer.names(query, best.chain, every=True),
             chosen_by=chosen_by,
         )
 

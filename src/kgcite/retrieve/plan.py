@@ -31,7 +31,7 @@ from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.text.kinds import fits
-from kgcite.text.lexicon import SHARING, AnswerKind
+from kgcite.text.lexicon import PEERS, SHARING, AnswerKind
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
 
@@ -49,8 +49,9 @@ def turns_back(chain: Hops, asked: AbstractSet[str] = frozenset()) -> bool:
 
 
 def asks_sharing(question: str) -> bool:
-    """ "Which films share a director with X?", "the same publisher": the question asks for siblings."""
-    return any(w in SHARING for w in normalize(question).split())
+    """ "Which films share a director with X?", "the same publisher", "X's team-mates": the
+    question asks for siblings."""
+    return any(w in SHARING | PEERS for w in normalize(question).split())
 
 
 def chain_answers(

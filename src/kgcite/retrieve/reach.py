@@ -10,13 +10,15 @@ patterns that say it plainly; anything else is ``"any"`` and a one-hop chain may
 
 from __future__ import annotations
 
-from typing import Literal
+from itertools import pairwise
+from typing import TYPE_CHECKING, Literal
 
 from kgcite.text.lexicon import (
     ARTICLES,
     BE,
     DOER_AUXILIARIES,
     FRAMING,
+    PEERS,
     PREPOSITIONS,
     QUESTION_WORDS,
     STOP,
@@ -24,8 +26,12 @@ from kgcite.text.lexicon import (
 )
 from kgcite.text.values import normalize
 
-#: How far the answer lies: past a description the topic is part of, or anywhere.
-Reach = Literal["beyond", "any"]
+if TYPE_CHECKING:
+    from kgcite.retrieve.paths import Chain
+
+#: How far the answer lies: past a description the topic is part of, back from what the topic
+#: shares with it, or anywhere.
+Reach = Literal["beyond", "back", "any"]
 
 #: Words that begin a relative clause after the noun it describes ("the town *where* X stands").
 RELATIVE = frozenset(["that", "which", "where", "who", "whom", "whose"])
@@ -50,7 +56,8 @@ def answer_reach(text: str, mention: str) -> Reach:
       home city *in*?", "What town is the hub of X *near*?".
 
     "the film X" (X named by its kind), "What is the team X plays for?" (the description is the
-    answer) and "the name of X's club" stay ``"any"``.
+    answer) and "the name of X's club" stay ``"any"``. "X's team-mates", "X's colleagues" are
+    ``"back"``: the people reached out along a relation of X's and back along it.
     """
     words = normalize(text).split()
     said = normalize(mention).split()
@@ -58,6 +65,8 @@ def answer_reach(text: str, mention: str) -> Reach:
     if len(at) != 1 or not said:
         return "any"
     start, end = at[0], at[0] + len(said)
+    if any(w in PEERS for w in words[end:]):
+        return "back"
     span = _description(words, start, end)
     if span is None:
         return "any"
@@ -74,6 +83,25 @@ def answer_reach(text: str, mention: str) -> Reach:
     if len(after) == 1 and after[0] in HANGING:
         return "beyond"
     return "any"
+
+
+def with_described(text: str, mention: str, stand_in: str) -> str | None:
+    """The question with the description holding the topic said as ``stand_in`` ("Who taught
+    the conductor of X?" → "Who taught Y?"), or None where no description holds it: how the
+    question speaks of what the description reaches, for the next relation walked from it."""
+    words = normalize(text).split()
+    said = normalize(mention).split()
+    at = occurrences(words, said)
+    if len(at) != 1 or not said:
+        return None
+    span = _description(words, at[0], at[0] + len(said))
+    if span is None:
+        return None
+    first, last = span
+    end = at[0] + len(said)
+    if words[end : end + 1] == ["s"] and last == len(words) and last - end > 2:
+        last = end + 2  # "Where was X's mentor born?": the owned noun, then the question's verb
+    return " ".join([*words[:first], stand_in.lower(), *words[last:]])
 
 
 def _description(words: list[str], start: int, end: int) -> tuple[int, int] | None:
@@ -126,3 +154,13 @@ def _governs(words: list[str], i: int) -> bool:
     if w in PREPOSITIONS:
         return w != "of" or (i >= 1 and words[i - 1] not in SAME_THING)
     return i >= 1 and w not in STOP | QUESTION_WORDS | BE | DOER_AUXILIARIES | OPENERS | RELATIVE
+
+
+def reaches(chain: Chain, reach: Reach) -> bool:
+    """Whether a chain can answer a question read as ``reach``: two hops or more past a
+    description, out and back along one relation for a peer, anything otherwise."""
+    if reach == "beyond":
+        return len(chain) >= 2
+    if reach == "back":
+        return any(a.relation == b.relation and a.inverse != b.inverse for a, b in pairwise(chain))
+    return True

@@ -10,6 +10,7 @@ that say it plainly; anything else is ``"either"`` and both ways stay.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from kgcite.kg.keys import relation_words
@@ -18,10 +19,12 @@ from kgcite.text.lexicon import (
     ARTICLES,
     BE,
     DOER_AUXILIARIES,
+    IRREGULAR_PAST,
     PREPOSITIONS,
     QUESTION_WORDS,
     SHARING,
     STOP,
+    SYMMETRIC,
     occurrences,
     question_phrases,
     stem,
@@ -64,7 +67,7 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
         return bool(w) and (stem(w) in forms | {head} or (w.endswith("s") and stem(w[:-1]) == head))  # "owns"
 
     if after[:1] == ["s"]:  # "X's coach", "X's children"; "X's hull" says nothing of X's side
-        return _owned(words[end + 1 : end + 2], by) if head_at(end + 1) else "either"
+        return _owned(words[end + 1 : end + 2], by, acts(name)) if head_at(end + 1) else "either"
     doer_before = before >= 0 and words[before] in DOER_AUXILIARIES
     # "the people X trained"; not "the films directed by the X *director*" (X names a person)
     clause = head_at(end) and _inflected(after[0]) and not _agent(after[0]) and not after[1:2] and by == "by"
@@ -81,9 +84,9 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     if by not in (None, "by"):
         return "either"
     if before >= 1 and words[before] == "of" and head_at(before - 1):
-        return _owned(words[before - 1 : before], by)  # "the owner of X", "the children of X"
+        return _owned(words[before - 1 : before], by, acts(name))  # "the owner of X", "the children of X"
     if by is None:
-        return "either"
+        return _done_to(words, before, end, head_at) if acts(name) else "either"
     if doer_before and head_at(end):
         return "object"  # "Whom does X coach?"
     if clause:  # "Where was X trained?" undergoes it; "the people X trained" does it
@@ -93,10 +96,32 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     return "either"
 
 
-def _owned(noun: list[str], by: str | None) -> Side:
+def acts(name: list[str]) -> bool:
+    """Whether a relation's name is one verb its subject does to its object (``taught``,
+    ``founded``), not a state both share (``married``)."""
+    return len(name) == 1 and (name[0].endswith("ed") or name[0] in IRREGULAR_PAST) and name[0] not in SYMMETRIC
+
+
+def _done_to(words: list[str], before: int, end: int, head_at: Callable[[int], bool]) -> Side:
+    """The topic's side of a relation named by what its subject does (``taught``): "Who taught
+    X?" asks who did it to X (object); "Whom did X teach?" and "Who was taught by X?" what X did
+    (subject)."""
+    if before >= 0 and words[before] in DOER_AUXILIARIES and head_at(end):
+        return "subject"
+    if before >= 1 and words[before] == "by" and head_at(before - 1):
+        return "subject"
+    if head_at(before):
+        return "object"
+    return "either"
+
+
+def _owned(noun: list[str], by: str | None, done: bool = False) -> Side:
     """The topic's side where it owns the noun ("X's coach", "the trainees of X"): the subject,
     but the object where a ``… by`` relation's noun names who undergoes it ("X's *trainees*"
-    over ``trainedBy`` are those X trained)."""
+    over ``trainedBy`` are those X trained), or where a relation named by what its subject did
+    (``done``) is said by its doer ("X's *teacher*" over ``taught`` taught X)."""
+    if done:
+        return "object" if noun and _agent(noun[0]) else "either"
     return "object" if by == "by" and noun and noun[0].endswith(("ee", "ees")) else "subject"
 
 

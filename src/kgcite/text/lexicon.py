@@ -199,7 +199,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "release year": ("released", "release", "came out", "premiered"),
     "in language": ("language", "spoken"),
     "has genre": ("genre",),
-    "has tags": ("tagged", "tags", "tag"),
+    "has tags": ("tagged", "tags", "tag", "about", "describe", "described", "describing", "terms", "words", "keywords"),
     "has imdb rating": ("rating", "rated", "imdb"),
     "has imdb votes": ("votes", "imdb"),
 }
@@ -234,9 +234,19 @@ EVENT_VERBS: dict[str, str] = {
     "inception": "was founded",
 }
 
+#: Past forms without "-ed" that name a relation by what its subject did ("Adela Korrin
+#: *taught* Mira Voss").
+IRREGULAR_PAST = frozenset(
+    ["taught", "wrote", "built", "made", "led", "won", "sold", "held", "ran", "bought", "gave", "drew", "sang", "began"]
+)
+#: Verbs both ends of a relation do alike ("A married B" is "B married A"): no side to read.
+SYMMETRIC = frozenset(["married", "met", "dated", "divorced", "fought", "played", "knew", "befriended", "partnered"])
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.
 SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co", "common", "together"])
+#: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
+#: the answer is reached by going out along a relation and back along it.
+PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])
 
 #: The person a "… by" relation names: "Who is the founder of X?" asks X's ``founded by``.
 AGENT_FORMS: dict[str, tuple[str, ...]] = {
@@ -253,6 +263,7 @@ AGENT_FORMS: dict[str, tuple[str, ...]] = {
 #: birth date, "Where is X based?" its city of HQ. Keys are a name's words, values question words.
 WORD_FORMS: dict[str, tuple[str, ...]] = {
     "birth": ("born",),
+    "taught": ("teach", "teaches", "teaching"),
     "death": ("died", "die", "dies"),
     "publication": ("published", "publish", "came out", "come out", "released", "appeared"),
     "release": ("released", "came out", "come out"),
