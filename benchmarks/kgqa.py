@@ -23,7 +23,9 @@ opensource (by someone who had seen neither code nor models, after the model tra
 relations was frozen), zoo, filmfest and rescue (the same way, after the rule leaving a word no
 relation names to an unnamed hop was frozen), wine, space and chess (the same way, after the
 rules reading which way round a relation is asked and a kind named by a compound name's first
-word were frozen), all with 2-hop questions in words that are not the relations' names; port
+word were frozen), archaeology, newsroom and garden (the same way, after the rules reading the
+answer past a description and a relation named by what its subject did were frozen), all with
+2-hop questions in words that are not the relations' names; port
 (held out from the zero-shot scorer), lab (a development set), and questions generated from
 BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
 output is ``[NA]``.
@@ -277,6 +279,9 @@ def main() -> None:
             "wine",
             "space",
             "chess",
+            "archaeology",
+            "newsroom",
+            "garden",
             "port",
         )
     ]

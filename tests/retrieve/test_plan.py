@@ -122,3 +122,11 @@ def test_a_chain_the_lookup_cannot_walk_is_searched_for(planner: Planner) -> Non
     assert isinstance(evidence, Chain) and evidence.result.best is not None
     assert [s.relation for s in evidence.result.best.chain] == ["publishedBy", "cityOfHQ"]
     assert evidence.result.predicted()[:1] == ["Brackenford"] and {"plan", "paths"} <= set(evidence.timings)
+
+
+def test_how_many_counts_and_does_not_ask_for_an_explanation() -> None:
+    analyzer = QuestionAnalyzer(["plays_in", "plays_instrument", "influenced by"])
+    counted = analyzer.analyse("How many musicians play in the Hollin Ensemble?", ["Hollin Ensemble"])
+    assert counted.parts[0].relations == ("plays_in",)  # "play" names `plays in` when counting
+    explained = analyzer.analyse("How did Picasso influence Miro?", ["Picasso", "Miro"])
+    assert "influenced by" not in explained.parts[0].relations  # "how did … influence" asks why, not who

@@ -196,10 +196,11 @@ def select(
                     subject = walked
                     # "Who taught the conductor of X?" asks who taught *her*: the question said
                     # with the description as one thing reads her side as it reads a topic's
-                    described = with_described(part.text, mentions.get(current.id) or current.label, "Y")
+                    said = mentions.get(current.id) or current.label
+                    described = with_described(part.text, said, "Y") if i == 1 else None
                     sides = (
                         {property_key(r): asked_side(described, "Y", r, own_facts=True) for r in group}
-                        if described is not None and i == 1
+                        if described is not None
                         else {}
                     )
                     found = _fitting(_about(graph, subject, group, sides=sides), kind)

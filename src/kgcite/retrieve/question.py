@@ -23,6 +23,7 @@ from kgcite.retrieve.reading import AskedPart, Reading
 from kgcite.text.forms import read_form
 from kgcite.text.kinds import kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import (
+    COUNTING,
     PRONOUNS,
     QUESTION_WORDS,
     SHARING,
@@ -281,8 +282,9 @@ class QuestionAnalyzer:
         no relation explains."""
         words = [w for w in normalize(text).split() if w not in masked]
         word_stems = [stem(w) for w in words]
-        # "how did these influence his work" asks for an explanation, not for "influenced by"
-        explain = wh in ("how", "why")
+        # "how did these influence his work" asks for an explanation, not for "influenced by";
+        # "how many musicians play in X" counts, and "play" names `plays in` there
+        explain = wh == "why" or (wh == "how" and not (len(words) > 1 and words[1] in COUNTING))
         found = {
             r: pos
             for r in self.relations
