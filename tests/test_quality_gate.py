@@ -38,9 +38,13 @@ GRAPHS = {
     "football": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "football_graph.tsv",
     "theatre": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "theatre_graph.tsv",
 }
-#: Thresholds: an unasked fact in place of [NA] is never allowed; answers may miss rarely.
+#: Thresholds: an unasked fact in place of [NA] is never allowed; an answer may miss only where
+#: it is listed here, by id, with why. A listed case that starts passing fails the gate too, so
+#: the list says exactly what misses (a bar below 1.0 had hidden two cases for many commits).
 NA_THRESHOLD = 1.0
-CITED_THRESHOLD = 0.9
+KNOWN_MISSES = {
+    "r14": "the town of X: the lookup's gap on `county` needs a word for every hop, and 'town' names none",
+}
 
 
 def passes(expect: Any, record: dict[str, Any], predicted: list[str] | None = None) -> bool:
@@ -84,13 +88,14 @@ def test_na_for_every_relation_the_graph_lacks(gate: list[tuple[dict[str, Any], 
 
 def test_answers_cite_what_was_asked(gate: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
     held = [(row, rec) for row, rec in gate if row["expect"] != "na"]
-    failed = [
-        f"{row['question']} -> {rec['answer']}"
+    failed = {
+        row["id"]: f"{row['question']} -> {rec['answer']}"
         for row, rec in held
         if not passes(row["expect"], rec, row.get("predicted"))
-    ]
+    }
     assert len(held) >= 10
-    assert 1 - len(failed) / len(held) >= CITED_THRESHOLD, failed
+    assert {k: v for k, v in failed.items() if k not in KNOWN_MISSES} == {}
+    assert set(KNOWN_MISSES) - set(failed) == set(), "a known miss passes now: take it off KNOWN_MISSES"
 
 
 @pytest.mark.parametrize(
