@@ -531,12 +531,15 @@ class PathReasoner:
             stats=stats,
             unscored=unscored,
             # a peer word ("X's team-mates") names going out and back, whatever the relation
-            named=reach == "back" or not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, best.chain),
-            named_every=reach == "back"
-            or not isinstance(self.scorer, KnowsNamed)
-            or self.scorer.names(query, best.chain, every=True),
+            named=reach == "back" or self._named(query, best.chain),
+            named_every=reach == "back" or self._named(query, best.chain, every=True),
             chosen_by=chosen_by,
         )
+
+    def _named(self, query: str, chain: Chain, *, every: bool = False) -> bool:
+        """Whether the scorer counts the chain named by the question's words (true for a scorer
+        that does not tell)."""
+        return not isinstance(self.scorer, KnowsNamed) or self.scorer.names(query, chain, every=every)
 
     def _choose(
         self, question: str, main: Entity, options: Sequence[ScoredChain], walked: dict[Chain, list[Layer]]

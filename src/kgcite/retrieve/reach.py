@@ -59,12 +59,10 @@ def answer_reach(text: str, mention: str) -> Reach:
     answer) and "the name of X's club" stay ``"any"``. "X's team-mates", "X's colleagues" are
     ``"back"``: the people reached out along a relation of X's and back along it.
     """
-    words = normalize(text).split()
-    said = normalize(mention).split()
-    at = occurrences(words, said)
-    if len(at) != 1 or not said:
+    found = _said_once(text, mention)
+    if found is None:
         return "any"
-    start, end = at[0], at[0] + len(said)
+    words, start, end = found
     if any(w in PEERS for w in words[end:]):
         return "back"
     span = _description(words, start, end)
@@ -89,19 +87,23 @@ def with_described(text: str, mention: str, stand_in: str) -> str | None:
     """The question with the description holding the topic said as ``stand_in`` ("Who taught
     the conductor of X?" → "Who taught Y?"), or None where no description holds it: how the
     question speaks of what the description reaches, for the next relation walked from it."""
-    words = normalize(text).split()
-    said = normalize(mention).split()
-    at = occurrences(words, said)
-    if len(at) != 1 or not said:
+    found = _said_once(text, mention)
+    span = None if found is None else _description(*found)
+    if found is None or span is None:
         return None
-    span = _description(words, at[0], at[0] + len(said))
-    if span is None:
-        return None
+    words, _, end = found
     first, last = span
-    end = at[0] + len(said)
     if words[end : end + 1] == ["s"] and last == len(words) and last - end > 2:
         last = end + 2  # "Where was X's mentor born?": the owned noun, then the question's verb
     return " ".join([*words[:first], stand_in.lower(), *words[last:]])
+
+
+def _said_once(text: str, mention: str) -> tuple[list[str], int, int] | None:
+    """The question's words and where the topic's words start and end, if it says them once."""
+    words = normalize(text).split()
+    said = normalize(mention).split()
+    at = occurrences(words, said)
+    return (words, at[0], at[0] + len(said)) if len(at) == 1 and said else None
 
 
 def _description(words: list[str], start: int, end: int) -> tuple[int, int] | None:
