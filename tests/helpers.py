@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -54,13 +53,6 @@ def virtuoso_or_skip(folder: Path) -> Virtuoso:
     server = Virtuoso(folder, buffers=5_000)
     server.start()
     return server
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now, for a server a test starts."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 #: Tab-separated on purpose: graph files may be either.

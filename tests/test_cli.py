@@ -204,7 +204,7 @@ def test_ask_prints_readable_citations() -> None:
 
 
 def test_ask_with_an_unreachable_server_fails_clearly() -> None:
-    from tests.helpers import free_port
+    from kgcite.ports import free_port
 
     res = kgcite(
         "ask",

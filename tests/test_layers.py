@@ -17,7 +17,7 @@ pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fa
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "kgcite"
 LAYERS = [
-    {"errors", "jsonl", "kg", "text", "schema", "timing"},
+    {"errors", "jsonl", "kg", "text", "schema", "timing", "ports"},
     {"models"},
     {"judge"},
     {"retrieve"},

@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from kgcite.jsonl import appending
+from kgcite.ports import free_port
 from kgcite.runs import dataset, finished_ids
-from tests.helpers import free_port, kgcite, kgcite_cmd
+from tests.helpers import kgcite, kgcite_cmd
 
 
 def ok_ids(path: Path) -> list[str]:

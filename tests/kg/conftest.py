@@ -21,12 +21,12 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat
 from kgcite.kg import EmbeddedSparqlStore, EmbeddedStore, HttpSparqlStore, IriScheme, WikidataScheme
 from kgcite.kg.rdf import entity_quads, triple_quads
 from kgcite.kg.scheme import RDFS_LABEL, SKOS_ALT_LABEL
+from kgcite.ports import free_port
 from tests.helpers import (
     ENTITIES,
     HOSTILE_LABEL,
     HOSTILE_VALUE,
     TRIPLES,
-    free_port,
     virtuoso_or_skip,
 )
 

@@ -15,7 +15,7 @@ from kgcite.models.cache import CachedLLM
 from kgcite.models.llamacpp import LlamaCppLLM
 from kgcite.models.llm import ChatRequest, ChatResult, LLMError
 from kgcite.models.openai_http import OpenAICompatLLM
-from tests.helpers import free_port
+from kgcite.ports import free_port
 
 YES_NO = 'root ::= "yes" | "no"'
 

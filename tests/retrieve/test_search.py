@@ -17,9 +17,10 @@ from typing import ClassVar
 import pytest
 
 from kgcite.models.embed import OnnxMiniLM
+from kgcite.ports import free_port
 from kgcite.retrieve.documents import AddressPolicy, DocumentCache, DocumentRetriever, SearxngSearch, TwoStageRanker
 from kgcite.retrieve.documents.sources import MAX_TEXT, RobotsRules, cached_search, fetch_url, read_local
-from tests.helpers import free_port, kgcite
+from tests.helpers import kgcite
 
 DOCS = Path(__file__).parent / "data" / "docs"
 LOCAL = AddressPolicy.allowing(["127.0.0.1"])  # the test's own web server is on loopback: allowed by name

@@ -468,9 +468,9 @@ def register(sub: Any, ev: Any) -> None:
     tp.add_argument(
         "--metaqa-dev",
         type=int,
-        default=3000,
+        default=2500,
         metavar="N",
-        help="without --qa: MetaQA dev questions per hop count (default 3000)",
+        help="without --qa: MetaQA dev questions per hop count (default 2500)",
     )
     tp.add_argument(
         "--generated",

@@ -10,7 +10,6 @@ Virtuoso's own bulk loader (:meth:`Virtuoso.bulk_load`, for millions of triples)
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Self
 import httpx
 
 from kgcite.kg.sparql import KGCITE_GRAPH
+from kgcite.ports import free_port
 
 #: The Debian/Ubuntu package that provides the server and ``isql-vt``.
 PACKAGE = "virtuoso-opensource"
@@ -30,12 +30,6 @@ GRAPH = KGCITE_GRAPH
 def binary() -> str | None:
     """The Virtuoso server program, or None when it is not installed."""
     return shutil.which("virtuoso-t")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Virtuoso:
@@ -50,7 +44,7 @@ class Virtuoso:
             raise FileNotFoundError(f"virtuoso-t is not installed (the Debian/Ubuntu package {PACKAGE})")
         self.exe, self.folder = exe, Path(folder).resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.sql_port, self.http_port = _free_port(), _free_port()
+        self.sql_port, self.http_port = free_port(), free_port()
         self.buffers, self.query_timeout_s = buffers, query_timeout_s
         self.proc: subprocess.Popen[bytes] | None = None
 

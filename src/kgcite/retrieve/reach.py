@@ -22,9 +22,8 @@ from kgcite.text.lexicon import (
     PREPOSITIONS,
     QUESTION_WORDS,
     STOP,
-    occurrences,
+    said_once,
 )
-from kgcite.text.values import normalize
 
 if TYPE_CHECKING:
     from kgcite.retrieve.paths import Chain
@@ -59,7 +58,7 @@ def answer_reach(text: str, mention: str) -> Reach:
     answer) and "the name of X's club" stay ``"any"``. "X's team-mates", "X's colleagues" are
     ``"back"``: the people reached out along a relation of X's and back along it.
     """
-    found = _said_once(text, mention)
+    found = said_once(text, mention)
     if found is None:
         return "any"
     words, start, end = found
@@ -87,7 +86,7 @@ def with_described(text: str, mention: str, stand_in: str) -> str | None:
     """The question with the description holding the topic said as ``stand_in`` ("Who taught
     the conductor of X?" → "Who taught Y?"), or None where no description holds it: how the
     question speaks of what the description reaches, for the next relation walked from it."""
-    found = _said_once(text, mention)
+    found = said_once(text, mention)
     span = None if found is None else _description(*found)
     if found is None or span is None:
         return None
@@ -96,14 +95,6 @@ def with_described(text: str, mention: str, stand_in: str) -> str | None:
     if words[end : end + 1] == ["s"] and last == len(words) and last - end > 2:
         last = end + 2  # "Where was X's mentor born?": the owned noun, then the question's verb
     return " ".join([*words[:first], stand_in.lower(), *words[last:]])
-
-
-def _said_once(text: str, mention: str) -> tuple[list[str], int, int] | None:
-    """The question's words and where the topic's words start and end, if it says them once."""
-    words = normalize(text).split()
-    said = normalize(mention).split()
-    at = occurrences(words, said)
-    return (words, at[0], at[0] + len(said)) if len(at) == 1 and said else None
 
 
 def _description(words: list[str], start: int, end: int) -> tuple[int, int] | None:

@@ -25,8 +25,8 @@ from kgcite.text.lexicon import (
     SHARING,
     STOP,
     SYMMETRIC,
-    occurrences,
     question_phrases,
+    said_once,
     stem,
 )
 from kgcite.text.values import normalize
@@ -48,13 +48,11 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     - Where the topic names another thing's ("the films directed by X *writers*") or is no end
       of the relation ("the *co*-directors of X"): either.
     """
-    words = normalize(text).split()
-    said = normalize(mention).split()
-    at = occurrences(words, said)
+    found = said_once(text, mention)
     name = normalize(relation_words(relation)).split()
-    if len(at) != 1 or not name:
+    if found is None or not name:
         return "either"
-    start, end = at[0], at[0] + len(said)
+    words, start, end = found
     before = start - 1 - (start > 0 and words[start - 1] in ARTICLES)  # the word before "the X"
     after = words[end:]
     by = name[-1] if len(name) > 1 and name[-1] in PREPOSITIONS else None

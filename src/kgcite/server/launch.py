@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,11 +13,7 @@ from contextlib import contextmanager
 
 import httpx
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from kgcite.ports import free_port
 
 
 def kgcite_command() -> list[str]:

@@ -395,6 +395,15 @@ def occurrences(words: Sequence[str], phrase: Sequence[str]) -> list[int]:
     return [i for i, w in enumerate(words) if w == first and tuple(words[i : i + n]) == target]
 
 
+def said_once(text: str, mention: str) -> tuple[list[str], int, int] | None:
+    """The text's words (normalised) and where the mention's words start and end, if the text
+    says them exactly once: the readers of a question find its topic this one way."""
+    words = normalize(text).split()
+    said = normalize(mention).split()
+    at = occurrences(words, said)
+    return (words, at[0], at[0] + len(said)) if len(at) == 1 and said else None
+
+
 def cue_positions(
     word_stems: Sequence[str], cues: Iterable[tuple[str, ...]], masked: AbstractSet[int] = frozenset()
 ) -> frozenset[int]:
