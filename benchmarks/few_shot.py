@@ -29,7 +29,8 @@ from kgcite.retrieve.path_scorers import shipped_grounding
 from kgcite.retrieve.topics import resolve_topic
 from kgcite.runs import DatasetItem, dataset_file, qa_record
 from kgcite.runtime import Runtime, RuntimeConfig, path_scorer_spec
-from kgcite.train.grounding import adapt_grounding, examples_for, store_of
+from kgcite.train.grounding import adapt_grounding
+from kgcite.train.grounding_examples import examples_for, store_of
 from kgcite.train.paths import QAItem, graph_questions, walker_for, with_gold
 
 DATA = Path(__file__).resolve().parent / "data" / "kgqa"

@@ -16,7 +16,8 @@ from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer
 from kgcite.retrieve.paths import Step
 from kgcite.runtime import Runtime, RuntimeConfig
 from kgcite.train.calibrate import asked_twice, highest_keeping, pipeline_curve
-from kgcite.train.grounding import GroundingConfig, StepMap, examples_for, export_encoder, train_grounding
+from kgcite.train.grounding import GroundingConfig, export_encoder, train_grounding
+from kgcite.train.grounding_examples import StepMap, examples_for
 from kgcite.train.paths import QAItem
 from tests.helpers import BOOKS, kgcite
 

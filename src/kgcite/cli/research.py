@@ -112,7 +112,8 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.retrieve.path_scorers import shipped_grounding
     from kgcite.retrieve.topics import find_topics
     from kgcite.runs import dataset_file
-    from kgcite.train.grounding import GroundingConfig, adapt_grounding, examples_for, run_recipe
+    from kgcite.train.grounding import GroundingConfig, adapt_grounding, run_recipe
+    from kgcite.train.grounding_examples import examples_for
     from kgcite.train.paths import walker_for, with_gold
 
     if not args.qa:

@@ -109,7 +109,7 @@ def dev_sets(graphs: Sequence[str], n: int, *, skip: int = 3500) -> dict[str, tu
     from kgcite.kg.embedded import EmbeddedStore, biokalma_store
     from kgcite.kg.loaders import shipped_data
     from kgcite.retrieve.paths import Step
-    from kgcite.train.grounding import store_of
+    from kgcite.train.grounding_examples import store_of
     from kgcite.train.paths import graph_questions
 
     out: dict[str, tuple[KGStore, list[QAItem]]] = {}

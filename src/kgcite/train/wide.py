@@ -21,12 +21,13 @@ import gzip
 import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from kgcite.bench.synthetic import KINDS, _name
 from kgcite.kg.model import Triple
 from kgcite.retrieve.path_scorers import chain_description
 from kgcite.retrieve.paths import Step
+from kgcite.train.grounding_examples import GroundingExample, examples_for, store_of
+from kgcite.train.paths import graph_questions_named
 from kgcite.train.relation_split import (
     PropertyName,
     Split,
@@ -36,9 +37,6 @@ from kgcite.train.relation_split import (
     read_property_names,
     read_simple_questions,
 )
-
-if TYPE_CHECKING:
-    from kgcite.train.grounding import GroundingExample
 
 #: How graphs spell a relation (the identifier reader turns each back into words).
 STYLES: tuple[Callable[[list[str]], str], ...] = (
@@ -129,9 +127,6 @@ def wikidata_graph_examples(
 ) -> list[GroundingExample]:
     """Template questions of 1–3 hops over :func:`wikidata_graph`s, each hop said by its
     property's label or an alias, with negatives the graph offers (``GroundingExample``s)."""
-    from kgcite.train.grounding import examples_for, store_of
-    from kgcite.train.paths import graph_questions_named
-
     props = item_properties(split)
     out: list[GroundingExample] = []
     for g in range(graphs):
@@ -148,7 +143,6 @@ def simple_question_examples(
     """SimpleQuestions-over-Wikidata questions of ``split``'s properties (at most ``per_property``
     per property and direction), the gold relation in a random naming style against: the other
     direction, a related or inverse property, and other properties of the split."""
-    from kgcite.train.grounding import GroundingExample
 
     names = read_property_names()
     related = related_properties()
