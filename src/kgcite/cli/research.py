@@ -469,9 +469,9 @@ def register(sub: Any, ev: Any) -> None:
     tp.add_argument(
         "--metaqa-dev",
         type=int,
-        default=2500,
+        default=3000,
         metavar="N",
-        help="without --qa: MetaQA dev questions per hop count (default 2500)",
+        help="without --qa: MetaQA dev questions per hop count (default 3000)",
     )
     tp.add_argument(
         "--generated",

@@ -89,7 +89,7 @@ def metaqa_items(store: KGStore, per_hop: int, seed: int, hops: Sequence[int] = 
 def recipe_examples(
     *,
     graphs: Sequence[str] = ("metaqa", "biokalma", "synthetic", "wikidata"),
-    metaqa_per_hop: int = 2500,
+    metaqa_per_hop: int = 3000,
     generated: int = 1500,
     synthetic_graphs: int = 12,
     negatives: int = 5,
@@ -400,7 +400,7 @@ def run_recipe(
     answerer: Answerer,
     config: GroundingConfig = GroundingConfig(),
     *,
-    metaqa_per_hop: int = 2500,
+    metaqa_per_hop: int = 3000,
     generated: int = 1500,
 ) -> Path:
     """Build the examples, train (resuming), export to ``out_dir/onnx``, calibrate its threshold,
@@ -425,14 +425,11 @@ WIKIDATA_CARD = (
     "Wide data (`wikidata`): random graphs whose relations are Wikidata's item-valued properties of the",
     "*train* split (`kgcite.train.relation_split`: the dev and test properties are never seen), each graph",
     "in one naming style (camelCase, snake_case, SCREAMING, PascalCase, `ex:` prefixed, dashed, spaced),",
-    "with questions that say each hop by the property's label, an alias or one of ParaRel's clauses",
-    '("what X works for"; five such properties in every graph); and SimpleQuestions-Wikidata',
-    "train questions of those properties (at most 100 per property and direction) against the other",
+    "with questions that say each hop by the property's label or an alias; and SimpleQuestions-Wikidata",
+    "train questions of those properties (at most 40 per property and direction) against the other",
     "direction, Wikidata's related and inverse properties, and other properties. Wikidata's property",
     "lexicon is CC0 (via usc-isi-i2/wikidata-property-finder, MIT); SimpleQuestions (Bordes et al. 2015)",
-    "and its Wikidata mapping (Diefenbach et al. 2017) are CC BY 3.0; ParaRel (Elazar et al. 2021) is MIT.",
-    "Negatives: the first hop alone always (for 2-3 hops), the other prefixes, the chain one hop longer or",
-    "with a hop reversed at random, and the other relations the graph offers at each hop.",
+    "and its Wikidata mapping (Diefenbach et al. 2017) are CC BY 3.0.",
 )
 
 

@@ -72,12 +72,7 @@ class StepMap:
         near.append(tuple(Step(s.relation, not s.inverse) if i == flip else s for i, s in enumerate(gold)))
         near = [c for c in dict.fromkeys(near) if c != gold]
         rest = [c for c in pool if c != gold and c not in near]
-        # the first hop alone always (a beam's commonest slip), then the other prefixes, the
-        # longer and the reversed chains drawn at random, so each is seen at every hop count
-        want = max(1, k // 2)
-        picked: list[Chain] = near[:1] if len(gold) > 1 else []
-        rest_near = [c for c in near if c not in picked]
-        picked += rng.sample(rest_near, min(len(rest_near), want - len(picked)))
+        picked = near[: max(1, k // 2)]
         return picked + rng.sample(rest, min(len(rest), k - len(picked)))
 
 

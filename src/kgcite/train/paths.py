@@ -78,7 +78,7 @@ def describe(
     In training style, three names in ten are said as people say them (the lexicon) and three in
     ten in WordNet's other words (:func:`~kgcite.train.paraphrase.paraphrases`). ``names``: other
     words a relation is known by (Wikidata's label and aliases of the property it stands for), said
-    in six names in ten where given; one holding ``[X]`` and ``[Y]`` is a whole clause (:func:`clause`)."""
+    in six names in ten where given."""
     shared, backwards, forwards = _PHRASES[style]
     np_ = topic
     i = 0
@@ -91,10 +91,6 @@ def describe(
         known = names(step.relation) if names is not None else ()
         if known and roll < 0.6:  # the lexicon of the property this relation spells
             label = rng.choice(known)
-            if "[X]" in label:  # a whole clause (ParaRel): "what X works for", "what works for X"
-                np_ = clause(label, np_, step.inverse)
-                i += 1
-                continue
         elif said and roll < 0.3:  # the words people use for it, not only its name
             label = rng.choice(said)
         elif other and roll >= 0.7:  # … and words no list of kgcite's holds (WordNet)
@@ -106,13 +102,6 @@ def describe(
         np_ = rng.choice(backwards if step.inverse else forwards).format(r=label, x=np_)
         i += 1
     return np_
-
-
-def clause(frame: str, np_: str, inverse: bool) -> str:
-    """A pattern ``[X] works for [Y]`` as the noun phrase of one hop from ``np_``: forwards the
-    ``[Y]`` asked ("what Ann works for"), backwards the ``[X]`` ("what works for Acme")."""
-    asked, known = ("[X]", "[Y]") if inverse else ("[Y]", "[X]")
-    return "what " + " ".join(frame.replace(known, np_).replace(asked, "").split())
 
 
 def random_chain(walker: GraphWalker, start: str, hops: int, rng: random.Random) -> tuple[Chain, list[Layer]] | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -62,23 +61,6 @@ class GroundingQuestion:
 def grounding_data(*parts: str) -> Path:
     """A file of the shipped relation-grounding data (``kgcite/data/grounding``, see its README)."""
     return shipped_data("grounding", *parts)
-
-
-def read_frames(folder: Path | None = None) -> dict[str, tuple[str, ...]]:
-    """ParaRel's paraphrase patterns of each property (``P108``: ``[X] works for [Y]``,
-    ``[X] is employed by [Y]``): whole clauses, the verbs people say a relation with. Patterns
-    that open a relative clause (``[X], who works for [Y]``) are left out."""
-    base = folder or grounding_data("pararel")
-    out: dict[str, tuple[str, ...]] = {}
-    for path in sorted(base.glob("P*.jsonl")):
-        found = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            pattern = json.loads(line)["pattern"].strip().rstrip(".").strip() if line.strip() else ""
-            if "[X]" in pattern and "[Y]" in pattern and "," not in pattern:
-                found.append(" ".join(pattern.split()))
-        if found:
-            out[path.stem] = tuple(dict.fromkeys(found))
-    return out
 
 
 def _kgtk_rows(path: Path) -> Iterable[list[str]]:

@@ -33,7 +33,6 @@ from kgcite.train.relation_split import (
     Split,
     grounding_data,
     property_split,
-    read_frames,
     read_property_names,
     read_simple_questions,
 )
@@ -80,24 +79,13 @@ def related_properties() -> dict[str, set[str]]:
 
 
 def wikidata_graph(
-    seed: int,
-    properties: Sequence[PropertyName],
-    *,
-    relations: int = 30,
-    framed: int = 5,
-    entities: int = 500,
-    density: float = 0.25,
+    seed: int, properties: Sequence[PropertyName], *, relations: int = 30, entities: int = 500, density: float = 0.25
 ) -> tuple[list[Triple], dict[str, tuple[str, ...]]]:
-    """A random graph over ``relations`` of ``properties`` in one naming style (``framed`` of them
-    among those ParaRel has clauses for), and each relation name's words (the property's label,
-    aliases and clauses, :func:`~kgcite.train.relation_split.read_frames`)."""
+    """A random graph over ``relations`` of ``properties`` in one naming style, and each relation
+    name's words (the property's label and aliases)."""
     rng = random.Random(f"wikidata-graph:{seed}")
     style = rng.randrange(len(STYLES))
-    frames = read_frames()
-    # a few of the properties people's verbs are known for (ParaRel) in every graph, the rest at random
-    said = [p for p in properties if p.pid in frames]
-    chosen = rng.sample(said, min(framed, len(said)))
-    chosen += rng.sample([p for p in properties if p not in chosen], min(relations - len(chosen), len(properties)))
+    chosen = rng.sample(list(properties), min(relations, len(properties)))
     ids = [f"W{seed}E{i}" for i in range(entities)]
     labels = {e: _name(rng, rng.choice(KINDS[:4])) for e in ids}
     names: dict[str, tuple[str, ...]] = {}
@@ -106,7 +94,7 @@ def wikidata_graph(
         name = spelled(p.label, style)
         if name in names:
             continue
-        names[name] = (p.label, *p.aliases, *frames.get(p.pid, ()))
+        names[name] = (p.label, *p.aliases)
         # each relation links one slice of the entities to another: chains compose across relations
         subjects = rng.sample(ids, int(entities * density))
         objects = rng.sample(ids, max(2, entities // 10))
@@ -138,7 +126,7 @@ def wikidata_graph_examples(
 
 
 def simple_question_examples(
-    *, per_property: int = 100, negatives: int = 5, seed: int = 0, split: Split = "train"
+    *, per_property: int = 40, negatives: int = 5, seed: int = 0, split: Split = "train"
 ) -> list[GroundingExample]:
     """SimpleQuestions-over-Wikidata questions of ``split``'s properties (at most ``per_property``
     per property and direction), the gold relation in a random naming style against: the other
