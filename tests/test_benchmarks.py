@@ -14,7 +14,10 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
-        ("abstention.py", ["[NA] on missing", "ask (default)", "one-hop statements only (baseline)"]),
+        (
+            "abstention.py",
+            ["[NA] on missing", "ask (default)", "one-hop statements only (baseline)", "described by a hop"],
+        ),
         ("users_graphs.py", ["users' graphs", "publishing", "(baseline)", "invented citations", "namesake"]),
         ("question_forms.py", ["lookup only (baseline)", "intersection", "superlative", "metaqa", "biokalma"]),
         ("nli_quality.py", ["SICK held-out", "judge: rules + model", "KaLMA Appendix F"]),
