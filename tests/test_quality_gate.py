@@ -8,7 +8,8 @@ hop left to a word no relation is named by: "the engineer of", a pronoun for the
 earlier part: "Who designed X and where was he born?", a last hop left to a word no relation is
 named by: "the hometown of X's CEO"), and a missing relation is never
 answered through an unasked hop (the birthplace of Ramesses VI's father, the mother tongue of
-Elizabeth of York's mother). Derived questions
+Elizabeth of York's mother), nor is what no relation names asked of a described thing ("the
+ticket price of the premiere venue of X": `[NA]`; "the location of …" is its city). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcite.retrieve.paths import Step
-from kgcite.retrieve.reach import answer_reach, reaches, with_described
+from kgcite.retrieve.reach import answer_reach, asks_past, reaches, with_described
 
 BEYOND = [
     # the description is what a verb or a preposition of the question acts on
@@ -120,3 +120,29 @@ TOPICS = [
     "Sorrel",
     "Arthur",
 ]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize(
+    ("question", "rest", "mention", "expected"),
+    [
+        # words no relation names, then "of" a description: asked of the thing it describes
+        ("What is the phone number of the head teacher of Hollins High?", ("phone", "number"), "Hollins High", True),
+        (
+            "What is the star rating of the premiere venue of The Long Table?",
+            ("star", "rating"),
+            "The Long Table",
+            True,
+        ),
+        # the words right before the topic describe it, not a thing past it
+        ("Who is the principal of Amy Okafor's school?", ("principal",), "Amy Okafor", False),
+        ("What is the motto of Hollins High?", ("motto",), "Hollins High", False),
+        # after the topic, or none
+        ("Where was the head teacher of Hollins High born?", ("born",), "Hollins High", False),
+        ("What is the head teacher of Hollins High?", (), "Hollins High", False),
+    ],
+)
+def test_words_no_relation_names_may_ask_past_a_description(
+    question: str, rest: tuple[str, ...], mention: str, expected: bool
+) -> None:
+    assert asks_past(question, rest, mention) is expected

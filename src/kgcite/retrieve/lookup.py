@@ -18,7 +18,7 @@ from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
-from kgcite.retrieve.reach import with_described
+from kgcite.retrieve.reach import asks_past, with_described
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.sides import Side, as_asked, asked_side, has_own_facts
 from kgcite.text.kinds import fits, name_kind
@@ -183,6 +183,7 @@ def select(
                 items.append(Unasked(part.text, current.label))
             walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
             before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
+            mark = len(items)
             for i, group in enumerate(part.groups):
                 # the value kind asked is the last relation's ("When was the founder of X born?"); a
                 # relation before it is a hop on the way, to a thing (a founder, not a founding year)
@@ -226,6 +227,14 @@ def select(
                 walked = _one_entity(found[0][2]) if len(found) == 1 else None
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
+            mine = items[mark:]
+            said = mentions.get(current.id) or current.label
+            if mine and all(isinstance(it, Facts) for it in mine) and asks_past(part.text, part.rest, said):
+                # "the phone number of the head teacher of X": the facts found reach the head
+                # teacher, a step; what is asked of her no relation names, so it is [NA]
+                steps.extend(t for it in mine if isinstance(it, Facts) for t in it.triples)
+                items[mark:] = [Unasked(part.text, current.label)]
+                answer = None
     if reading.summary:
         for entity in entities if not items else entities[:1]:
             rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)

@@ -10,6 +10,7 @@ patterns that say it plainly; anything else is ``"any"`` and a one-hop chain may
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Literal
 
@@ -80,6 +81,23 @@ def answer_reach(text: str, mention: str) -> Reach:
     if len(after) == 1 and after[0] in HANGING:
         return "beyond"
     return "any"
+
+
+def asks_past(text: str, rest: Sequence[str], mention: str) -> bool:
+    """Whether words no relation names ask something *of* the thing the question describes: "the
+    *phone number* of the head teacher of X" (those words, "of", a description ending in "of"
+    before the topic). The relations found then reach the thing, not the answer."""
+    found = said_once(text, mention)
+    if found is None or not rest:
+        return False
+    words, start, _ = found
+    unnamed = set(rest)
+    before = [i for i in range(start) if words[i] in unnamed]
+    if not before:
+        return False
+    last = before[-1]
+    between = [w for w in words[last + 1 : start] if w not in ARTICLES]
+    return len(between) >= 3 and between[0] == "of" and between[-1] == "of"
 
 
 def with_described(text: str, mention: str, stand_in: str) -> str | None:
