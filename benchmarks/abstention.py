@@ -126,6 +126,8 @@ def described_probes(store: KGStore, n: int) -> list[Probe]:
     relations = sorted(store.relations())
     used = {w for r in relations for w in property_label(r).lower().split()}
     absent = [a for a in ATTRIBUTES if not set(a.split()) & used]
+    if not absent:
+        return []
     pairs = {
         r: [t for t in store.match(relation=r, limit=200) if t.object_id] for r in relations if noun(property_label(r))
     }
@@ -162,24 +164,15 @@ def outcome(probe: Probe, answer: AttributedAnswer) -> bool:
     return all((k[0], k[1]) == probe.walked for k in cited) and any(s.na for s in answer.sentences)
 
 
-def score(runtime: Runtime, items: list[Probe]) -> tuple[dict[str, Any], list[tuple[Probe, str]]]:
+def answered(runtime: Runtime, items: list[Probe]) -> list[tuple[Probe, str, bool, float]]:
+    """Each probe asked through ``runtime``'s Answerer: (probe, answer, passed, ms)."""
     generator = runtime.generator("grounded")
-    results, times = [], []
+    out = []
     for probe in items:
         t0 = time.perf_counter()
         answer = generator.answer(probe.question)
-        times.append((time.perf_counter() - t0) * 1000)
-        results.append((probe, answer, outcome(probe, answer)))
-    missing = [ok for p, _, ok in results if not p.held]
-    held = [ok for p, _, ok in results if p.held]
-    failures = [(p, a.answer) for p, a, ok in results if not ok]
-    return {
-        "missing": len(missing),
-        "na": sum(missing) / max(1, len(missing)),
-        "held": len(held),
-        "cited": sum(held) / max(1, len(held)),
-        "p50": statistics.median(times) if times else 0.0,
-    }, failures
+        out.append((probe, answer.answer, outcome(probe, answer), (time.perf_counter() - t0) * 1000))
+    return out
 
 
 def main() -> None:
@@ -211,7 +204,7 @@ def main() -> None:
     if args.choose_llm:
         systems.append(("ask --choose llm", args.path_scorer, True))
     graphs = [(g, open_kg(str(KGQA / f"{g}_graph.tsv"))) for g in GRAPHS[: 2 if args.quick else len(GRAPHS)]]
-    described = [(g, kg, described_probes(kg, 2 if args.quick else args.described)) for g, kg in graphs]
+    described = [(kg, described_probes(kg, 2 if args.quick else args.described)) for _, kg in graphs]
     with server_url(args.choose_llm) as url:
         for name, spec, chooses in [*systems, ("one-hop statements only (baseline)", "off", False)]:
             config = RuntimeConfig(
@@ -223,7 +216,7 @@ def main() -> None:
             rows.append(measured(name, [(Runtime(config, store=store), items)]))
             if spec is None and not chooses:
                 shown = rows[-1][-1]
-            runs = [(Runtime(config, store=kg), probes) for _, kg, probes in described]
+            runs = [(Runtime(config, store=kg), probes) for kg, probes in described]
             rows.append(measured(f"{name}, a thing described by a hop ({len(graphs)} graphs)", runs))
             if spec is None and not chooses:
                 shown_described = rows[-1][-1]
@@ -240,16 +233,15 @@ def main() -> None:
 
 
 def measured(name: str, runs: list[tuple[Runtime, list[Probe]]]) -> tuple[Any, ...]:
-    """One table row of the scores over every (runtime, probes) pair, with its failures last."""
-    results = [score(runtime, items) for runtime, items in runs]
-    missing = sum(m["missing"] for m, _ in results)
-    held = sum(m["held"] for m, _ in results)
-    na = sum(m["na"] * m["missing"] for m, _ in results) / max(1, missing)
-    cited = sum(m["cited"] * m["held"] for m, _ in results) / max(1, held)
-    p50 = statistics.median([m["p50"] for m, _ in results])
-    failures = [f for _, fs in results for f in fs]
-    shown = (f"{na:.3f}" if missing else "–", f"{cited:.3f}" if held else "–")
-    return (name, missing, shown[0], held, shown[1], f"{p50:.1f}", failures)
+    """One table row over every (runtime, probes) pair's answers pooled, with its failures last."""
+    results = [r for runtime, items in runs for r in answered(runtime, items)]
+    missing = [ok for p, _, ok, _ in results if not p.held]
+    held = [ok for p, _, ok, _ in results if p.held]
+    p50 = statistics.median([ms for *_, ms in results]) if results else 0.0
+    failures = [(p, text) for p, text, ok, _ in results if not ok]
+    na = f"{sum(missing) / len(missing):.3f}" if missing else "–"
+    cited = f"{sum(held) / len(held):.3f}" if held else "–"
+    return (name, len(missing), na, len(held), cited, f"{p50:.1f}", failures)
 
 
 if __name__ == "__main__":

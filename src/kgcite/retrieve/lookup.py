@@ -183,7 +183,8 @@ def select(
                 items.append(Unasked(part.text, current.label))
             walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
             before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
-            mark = len(items)
+            mark = len(items)  # where this part's items start
+            said = mentions.get(current.id) or current.label  # how the question names the topic
             for i, group in enumerate(part.groups):
                 # the value kind asked is the last relation's ("When was the founder of X born?"); a
                 # relation before it is a hop on the way, to a thing (a founder, not a founding year)
@@ -197,7 +198,6 @@ def select(
                     subject = walked
                     # "Who taught the conductor of X?" asks who taught *her*: the question said
                     # with the description as one thing reads her side as it reads a topic's
-                    said = mentions.get(current.id) or current.label
                     described = with_described(part.text, said, "Y") if i == 1 else None
                     sides = (
                         {property_key(r): asked_side(described, "Y", r, own_facts=True) for r in group}
@@ -207,8 +207,7 @@ def select(
                     found = _fitting(_about(graph, subject, group, sides=sides), kind)
                     steps.extend(before)
                 else:
-                    subject = current
-                    said = mentions.get(current.id) or current.label  # "Who coaches X?" asks X's coach
+                    subject = current  # "Who coaches X?" asks X's coach
                     own = has_own_facts(graph, current.id)
                     sides = {property_key(r): asked_side(part.text, said, r, own_facts=own) for r in group}
                     found = _fitting(_about(graph, subject, group, sides=sides), kind)
@@ -228,7 +227,6 @@ def select(
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
             mine = items[mark:]
-            said = mentions.get(current.id) or current.label
             if mine and all(isinstance(it, Facts) for it in mine) and asks_past(part.text, part.rest, said):
                 # "the phone number of the head teacher of X": the facts found reach the head
                 # teacher, a step; what is asked of her no relation names, so it is [NA]
