@@ -14,7 +14,9 @@ share that cite a triple of that entity and relation; p50 ms per question.
 The same both ways for a thing described by a hop ("the phone number of the premiere venue of
 X"), over the nine hand-written graphs of ``benchmarks/data/kgqa``: each graph's things reached by
 a relation named by a noun, asked for an attribute no relation of that graph names (`[NA]` after
-the hop walked, which alone may be cited) and for a relation they hold (that fact cited).
+the hop walked, which alone may be cited) and for a relation they hold (that fact cited); and
+the missing attribute asked with a verb or a question word ("How tall is the head teacher of
+X?", "How much does the head teacher of X earn?").
 
     python benchmarks/abstention.py [--people 60] [--described 6] [--quick]
 """
@@ -74,6 +76,15 @@ ATTRIBUTES = (
     "floor area",
     "opening hours",
 )
+#: The same asked with a verb or a question word ("How tall is the head teacher of X?"), each with
+#: the words a relation recording it would be named by (a graph naming one is not asked it).
+ASKED_WITH_VERBS = (
+    ("How tall is {thing}?", ("height", "tall")),
+    ("How much does {thing} earn?", ("salary", "earn", "earns", "wage", "pay")),
+    ("What does {thing} weigh?", ("weight", "weigh", "weighs")),
+    ("When did {thing} retire?", ("retire", "retired", "retirement")),
+    ("How much does {thing} cost?", ("cost", "price")),
+)
 #: The nine hand-written graphs of the kgqa benchmark.
 GRAPHS = ("football", "music", "family", "aviation", "school", "hospital", "theatre", "farm", "university")
 KGQA = Path(__file__).resolve().parent / "data" / "kgqa"
@@ -119,13 +130,18 @@ def noun(label: str) -> bool:
     return bool(words) and words[0] not in ("has", "is", "was", "were") and not set(words) & PREPOSITIONS
 
 
-def described_probes(store: KGStore, n: int) -> list[Probe]:
+def described_probes(store: KGStore, n: int, *, verbs: bool = False) -> list[Probe]:
     """Up to ``n`` things noun-named relations reach (relations taken in turn) from subjects that
     hold the relation once: each asked for an attribute the graph lacks, and, where it holds a
-    noun-named relation of its own, for that."""
+    noun-named relation of its own, for that. ``verbs``: the attribute asked with a verb
+    (:data:`ASKED_WITH_VERBS`), and nothing held asked."""
     relations = sorted(store.relations())
     used = {w for r in relations for w in property_label(r).lower().split()}
-    absent = [a for a in ATTRIBUTES if not set(a.split()) & used]
+    absent = (
+        [(q, words[0]) for q, words in ASKED_WITH_VERBS if not set(words) & used]
+        if verbs
+        else [(f"What is the {a} of {{thing}}?", a) for a in ATTRIBUTES if not set(a.split()) & used]
+    )
     if not absent:
         return []
     pairs = {
@@ -142,10 +158,10 @@ def described_probes(store: KGStore, n: int) -> list[Probe]:
             if len([u for u in store.outgoing(t.subject_id) if u.relation == r]) != 1:
                 continue
             thing = f"the {property_label(r)} of {t.subject_label}"
-            attribute = absent[len(out) % len(absent)]
-            out.append(
-                Probe(f"What is the {attribute} of {thing}?", t.object_id or "", attribute, False, (t.subject_id, r))
-            )
+            asked, attribute = absent[len(out) % len(absent)]
+            out.append(Probe(asked.format(thing=thing), t.object_id or "", attribute, False, (t.subject_id, r)))
+            if verbs:
+                continue
             held = [
                 u for u in store.outgoing(t.object_id or "") if noun(property_label(u.relation)) and u.relation != r
             ]
@@ -198,6 +214,7 @@ def main() -> None:
     rows: list[tuple[Any, ...]] = []
     shown: list[tuple[Probe, str]] = []
     shown_described: list[tuple[Probe, str]] = []
+    shown_verbs: list[tuple[Probe, str]] = []
     systems: list[tuple[str, str | None, bool]] = [("ask (default)", None, False)]
     if args.path_scorer:
         systems.append((f"ask --path-scorer {args.path_scorer}", args.path_scorer, False))
@@ -205,6 +222,7 @@ def main() -> None:
         systems.append(("ask --choose llm", args.path_scorer, True))
     graphs = [(g, open_kg(str(KGQA / f"{g}_graph.tsv"))) for g in GRAPHS[: 2 if args.quick else len(GRAPHS)]]
     described = [(kg, described_probes(kg, 2 if args.quick else args.described)) for _, kg in graphs]
+    verbs = [(kg, described_probes(kg, 2 if args.quick else args.described, verbs=True)) for _, kg in graphs]
     with server_url(args.choose_llm) as url:
         for name, spec, chooses in [*systems, ("one-hop statements only (baseline)", "off", False)]:
             config = RuntimeConfig(
@@ -220,6 +238,10 @@ def main() -> None:
             rows.append(measured(f"{name}, a thing described by a hop ({len(graphs)} graphs)", runs))
             if spec is None and not chooses:
                 shown_described = rows[-1][-1]
+            runs = [(Runtime(config, store=kg), probes) for kg, probes in verbs]
+            rows.append(measured(f"{name}, the same asked with a verb", runs))
+            if spec is None and not chooses:
+                shown_verbs = rows[-1][-1]
     print(
         format_table(
             ("system", "missing", "[NA] on missing", "held", "right relation cited", "p50 ms"),
@@ -227,7 +249,7 @@ def main() -> None:
         )
     )
     print("\ntargets: [NA] on missing >= 0.95, right relation cited on held >= 0.95")
-    for probe, text in [*shown[: args.show], *shown_described[: args.show]]:
+    for probe, text in [*shown[: args.show], *shown_described[: args.show], *shown_verbs[: args.show]]:
         kind = "held" if probe.held else "missing"
         print(f"  miss ({kind} {probe.relation}): {probe.question} -> {text}")
 

@@ -172,6 +172,15 @@ def test_a_sentence_states_the_value_the_judge_reads() -> None:
         ("where was Stephen Crane born?", "The graph does not say where Stephen Crane was born."),
         ("Who is Stephen Crane's spouse?", "The graph does not say who Stephen Crane's spouse is."),
         ("Who was the editor of Stephen Crane?", "The graph does not say who the editor of Stephen Crane was."),
+        # a question word with its modifier, and a verb carried by "do"
+        ("How tall is Stephen Crane?", "The graph does not say how tall Stephen Crane is."),
+        ("How much does Stephen Crane earn?", "The graph does not say how much Stephen Crane earns."),
+        ("Where did Stephen Crane study?", "The graph does not say where Stephen Crane studied."),
+        ("Which prize did Stephen Crane win?", "The graph does not say which prize Stephen Crane won."),
+        (
+            "What is the entry fee of the garden that Stephen Crane founded?",
+            "The graph does not say what the entry fee of the garden that Stephen Crane founded is.",
+        ),
         # control characters of a question are never copied into the answer
         (
             "Who was the\x1b[2J editor\r of Stephen\u202e Crane?",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcite.retrieve.paths import Step
-from kgcite.retrieve.reach import answer_reach, asks_past, reaches, with_described
+from kgcite.retrieve.reach import answer_reach, asked_of_described, reaches, with_described
 
 BEYOND = [
     # the description is what a verb or a preposition of the question acts on
@@ -127,22 +127,52 @@ TOPICS = [
     ("question", "rest", "mention", "expected"),
     [
         # words no relation names, then "of" a description: asked of the thing it describes
-        ("What is the phone number of the head teacher of Hollins High?", ("phone", "number"), "Hollins High", True),
+        (
+            "What is the phone number of the head teacher of Hollins High?",
+            ("phone", "number"),
+            "Hollins High",
+            "what is the phone number of X",
+        ),
         (
             "What is the star rating of the premiere venue of The Long Table?",
             ("star", "rating"),
             "The Long Table",
-            True,
+            "what is the star rating of X",
         ),
-        # the words right before the topic describe it, not a thing past it
-        ("Who is the principal of Amy Okafor's school?", ("principal",), "Amy Okafor", False),
-        ("What is the motto of Hollins High?", ("motto",), "Hollins High", False),
-        # after the topic, or none
-        ("Where was the head teacher of Hollins High born?", ("born",), "Hollins High", False),
-        ("What is the head teacher of Hollins High?", (), "Hollins High", False),
+        # with a verb, before or after the description, or a question word's modifier
+        ("How tall is the founder of Quenby Bakery?", ("tall",), "Quenby Bakery", "how tall is X"),
+        ("How much does the founder of Quenby Bakery earn?", ("much", "earn"), "Quenby Bakery", "how much does X earn"),
+        ("Where was the head teacher of Hollins High born?", ("born",), "Hollins High", "where was X born"),
+        ("How tall is Quenby Bakery's founder?", ("tall",), "Quenby Bakery", "how tall is X"),
+        # a clause describes it, and "the … of" before it whose words the relations name widen it
+        (
+            "What is the entry fee of the garden where the Rose Fair is held?",
+            ("entry", "fee"),
+            "the Rose Fair",
+            "what is the entry fee of X",
+        ),
+        (
+            "How tall is the founder of the bakery that made Rye Loaf?",
+            ("tall",),
+            "Rye Loaf",
+            "how tall is X",
+        ),
+        ("Who is the principal of Amy Okafor's school?", ("principal",), "Amy Okafor", "who is the principal of X"),
+        # the unnamed words are the topic's own, or inside the description, or none
+        ("What is the motto of Hollins High?", ("motto",), "Hollins High", None),
+        ("What is the team Ada Quist plays for?", ("team",), "Ada Quist", None),
+        ("What is the name of the head teacher of Hollins High?", ("name",), "Hollins High", None),
+        ("What is the head teacher of Hollins High?", (), "Hollins High", None),
+        # a relation or a kind named past the description asks past it in the graph's terms
+        ("which person wrote the movies directed by the director of [Heat]", ("movies",), "Heat", None),
+        ("Which chefs trained at the restaurant Teodor Vance heads?", ("trained",), "Teodor Vance", None),
+        # the description is what is asked
+        ("The director of [Heat] was who was in charge of the", ("charge",), "Heat", None),
+        # and so do siblings
+        ("which films share the same actor of [Heat]", ("share", "same"), "Heat", None),
     ],
 )
 def test_words_no_relation_names_may_ask_past_a_description(
-    question: str, rest: tuple[str, ...], mention: str, expected: bool
+    question: str, rest: tuple[str, ...], mention: str, expected: str | None
 ) -> None:
-    assert asks_past(question, rest, mention) is expected
+    assert asked_of_described(question, rest, mention) == expected

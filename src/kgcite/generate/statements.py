@@ -83,26 +83,64 @@ _WH = frozenset(["who", "whom", "whose", "what", "which", "when", "where", "why"
 #: Control and bidirectional-override characters: a question's are never copied into an answer.
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _BE = frozenset(["is", "was", "are", "were"])
+_DO = frozenset(["do", "does", "did"])
+#: Past tenses a question's verb after "did" may need ("Where did X *study*?" → "where X studied").
+_IRREGULAR_PAST = {
+    "become": "became", "begin": "began", "build": "built", "buy": "bought", "come": "came", "do": "did",
+    "draw": "drew", "eat": "ate", "fight": "fought", "find": "found", "fly": "flew", "get": "got",
+    "give": "gave", "go": "went", "grow": "grew", "have": "had", "hold": "held", "keep": "kept",
+    "know": "knew", "lead": "led", "leave": "left", "lose": "lost", "make": "made", "meet": "met",
+    "pay": "paid", "ride": "rode", "run": "ran", "say": "said", "see": "saw", "sell": "sold",
+    "send": "sent", "sing": "sang", "sit": "sat", "speak": "spoke", "spend": "spent", "take": "took",
+    "teach": "taught", "tell": "told", "think": "thought", "wear": "wore", "win": "won", "write": "wrote",
+}  # fmt: skip
+
+
+def _as_stated(verb: str, aux: str) -> str:
+    """The verb a question's "do"/"does"/"did" carries, said in a statement ("does … earn" →
+    "earns", "did … study" → "studied"; "do … have" stays)."""
+    v = verb.lower()
+    if aux == "did":
+        if v in _IRREGULAR_PAST:
+            return _IRREGULAR_PAST[v]
+        if v.endswith("e"):
+            return verb + "d"
+        return verb[:-1] + "ied" if v.endswith("y") and v[-2:-1] not in "aeiou" else verb + "ed"
+    if aux == "does":
+        if v == "have":
+            return "has"
+        if v.endswith(("s", "sh", "ch", "x", "z", "o")):
+            return verb + "es"
+        return verb[:-1] + "ies" if v.endswith("y") and v[-2:-1] not in "aeiou" else verb + "s"
+    return verb
 
 
 def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     """The ``[NA]`` sentence for a part no relation of the graph names, without copying a request
-    into it: "… does not say where Stephen Crane lived", "… whether Stephen Crane was married";
-    a request ("can you provide a biography of X") is "this part of the question". Control
-    characters of the question are not copied into the answer."""
+    into it: "… does not say where Stephen Crane lived", "… whether Stephen Crane was married",
+    "… how tall Marla Quenby is", "… how much Marla Quenby earns"; a request ("can you provide a
+    biography of X") is "this part of the question". Control characters of the question are not
+    copied into the answer."""
     text = " ".join(_CONTROLS.sub(" ", asked).split()).rstrip("?.! ")
     words = text.split()
     wh = words[0].lower() if words and words[0].lower() in _WH else None
-    verb, *rest_words = (words[1:] if wh else words) or [""]
-    rest, lead = " ".join(rest_words), wh or "whether"
+    # the question's phrase up to its verb: "how tall", "which prize", "how many children"
+    k = next((i for i in range(1, min(4, len(words))) if words[i].lower() in _BE | _DO), 1) if wh else 0
+    verb, *rest_words = words[k:] or [""]
+    rest = " ".join(rest_words)
+    lead = " ".join([wh, *words[1:k]]) if wh else "whether"
     if subject and verb.lower() in _BE:
         if rest.lower().startswith(subject.lower() + " "):  # "was X born" → "X was born"
             return f"The graph does not say {lead} {subject} {verb.lower()} {rest[len(subject) + 1 :]}."
-        if wh and rest.lower().startswith(subject.lower() + "'s "):  # "who is X's spouse" → "who X's spouse is"
+        if wh and (rest.lower() == subject.lower() or rest.lower().startswith(subject.lower() + "'s ")):
+            return f"The graph does not say {lead} {rest} {verb.lower()}."  # "who is X's spouse" → "who X's spouse is"
+        # "who is the mayor of X" → "who the mayor of X is"; "… of the garden that X belongs to is"
+        if wh and rest_words and rest_words[0].lower() in ("the", "a", "an") and subject.lower() in rest.lower():
             return f"The graph does not say {lead} {rest} {verb.lower()}."
-        # "who is the mayor of X" → "who the mayor of X is"
-        if wh and rest_words and rest_words[0].lower() in ("the", "a", "an") and rest.lower().endswith(subject.lower()):
-            return f"The graph does not say {lead} {rest} {verb.lower()}."
+    after = rest[len(subject or "") + 1 :].split() if subject else []
+    if wh and subject and verb.lower() in _DO and rest.lower().startswith(subject.lower() + " ") and after:
+        said = " ".join([_as_stated(after[0], verb.lower()), *after[1:]])  # "does X earn" → "X earns"
+        return f"The graph does not say {lead} {subject} {said}."
     if wh:
         return f"The graph does not say {_lower_first(text)}."
     return "The graph does not answer this part of the question."

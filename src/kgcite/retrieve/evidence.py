@@ -151,12 +151,17 @@ def grouped(triples: Sequence[Triple]) -> tuple[Facts, ...]:
 @dataclass(frozen=True)
 class Lookup:
     """The asked relations' facts and gaps, in question order. ``steps``: hops walked on the way
-    to what was asked ("X's author" in "where was X's author born"), which answer nothing."""
+    to what was asked ("X's author" in "where was X's author born"), which answer nothing.
+    ``past``: where the steps reach a thing the question asks something of that no relation
+    names, the question said of that thing ("how tall is X" for "How tall is the founder of
+    X?"); that part is :class:`Unasked` unless a chain past the thing is what it asks (where
+    the question names no relation, the thing is taken to be one hop from the topic)."""
 
     items: tuple[Item, ...]
     absent: tuple[Absent, ...] = ()
     notes: tuple[str, ...] = ()
     steps: tuple[Triple, ...] = ()
+    past: str | None = None
     timings: Timings = field(default_factory=Timings)
 
     @property

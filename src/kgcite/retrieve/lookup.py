@@ -18,7 +18,7 @@ from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
-from kgcite.retrieve.reach import asks_past, with_described
+from kgcite.retrieve.reach import asked_of_described, with_described
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.sides import Side, as_asked, asked_side, has_own_facts
 from kgcite.text.kinds import fits, name_kind
@@ -149,6 +149,18 @@ def _one_entity(triples: Sequence[Triple]) -> Entity | None:
     return Entity(object_id, label) if object_id is not None else None
 
 
+def _reached(triples: Sequence[Triple], start: Entity) -> str | None:
+    """The name of the one thing all the triples reach from ``start`` (either way round), or
+    None: several, or a value that names no thing (a founding year is no founder)."""
+    ends = {
+        (t.subject_id, t.subject_label) if t.object_id == start.id else (t.object_id, t.object_value) for t in triples
+    }
+    if len(ends) != 1:
+        return None
+    end_id, label = next(iter(ends))
+    return label if end_id != start.id and fits("agent", [label]) else None
+
+
 def select(
     reading: Reading,
     graph: Subgraph,
@@ -166,6 +178,7 @@ def select(
     absent: list[Absent] = []
     notes: list[str] = []
     steps: list[Triple] = []
+    past: str | None = None
     if not entities:
         return Lookup(())
     labels = {e.id: e.label for e in graph.entities}
@@ -185,10 +198,13 @@ def select(
             before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
             mark = len(items)  # where this part's items start
             said = mentions.get(current.id) or current.label  # how the question names the topic
+            # "How tall is the founder of X?": what is asked of the founder no relation names
+            asked_of = asked_of_described(part.text, part.rest, said)
             for i, group in enumerate(part.groups):
                 # the value kind asked is the last relation's ("When was the founder of X born?"); a
-                # relation before it is a hop on the way, to a thing (a founder, not a founding year)
-                last = i == len(part.groups) - 1
+                # relation before it is a hop on the way, to a thing (a founder, not a founding year),
+                # and so is the last one where the question asks something past it
+                last = i == len(part.groups) - 1 and asked_of is None
                 kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
                 if all(name_kind(r) not in ("any", kind) for r in group):
                     kind = "any"  # the name says its kind ("release *year*"): "where was X released" means it
@@ -227,16 +243,27 @@ def select(
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
             mine = items[mark:]
-            if mine and all(isinstance(it, Facts) for it in mine) and asks_past(part.text, part.rest, said):
-                # "the phone number of the head teacher of X": the facts found reach the head
-                # teacher, a step; what is asked of her no relation names, so it is [NA]
-                steps.extend(t for it in mine if isinstance(it, Facts) for t in it.triples)
-                items[mark:] = [Unasked(part.text, current.label)]
-                answer = None
+            if part.open and asked_of is not None:
+                # "What is the entry fee of the garden that X belongs to?" names no relation at all:
+                # a chain past the garden answers only as a chain past a described thing does
+                past = past or asked_of
+            elif mine and all(isinstance(it, Facts) for it in mine) and asked_of is not None:
+                # "How tall is the founder of X?": the facts found reach the founder, steps stated
+                # as such; what is asked of her no relation names, so it is [NA], said of her
+                hops = [it for it in mine if isinstance(it, Facts)]
+                steps.extend(t for it in hops for t in it.triples)
+                things = {_reached(it.triples, current) for it in hops} - {None}
+                thing = next(iter(things)) if len(things) == 1 else None
+                if thing is None:  # several things, or none: the question's own words
+                    items[mark:] = [Unasked(part.text, current.label)]
+                else:  # the hops to the one thing, then what is asked of it
+                    items[mark:] = [it for it in hops if _reached(it.triples, current) == thing]
+                    items.append(Unasked(asked_of.replace("X", thing), thing))
+                answer, past = None, past or asked_of
     if reading.summary:
         for entity in entities if not items else entities[:1]:
             rels = summary_relations({t.relation for t in graph.triples if t.subject_id == entity.id}, summary_size)
             for facts in listed(_about(graph, entity, rels, incoming=False), notes, max_listed, held):
                 if facts not in items:
                     items.append(facts)
-    return Lookup(tuple(items), tuple(absent), tuple(notes), tuple(dict.fromkeys(steps)))
+    return Lookup(tuple(items), tuple(absent), tuple(notes), tuple(dict.fromkeys(steps)), past)

@@ -28,6 +28,7 @@ from kgcite.retrieve.evidence import Chain, Derivation, Evidence, Lacking, Looku
 from kgcite.retrieve.lookup import MAX_LISTED, select
 from kgcite.retrieve.paths import Chain as Hops
 from kgcite.retrieve.paths import PathReasoner, PathResult
+from kgcite.retrieve.reach import asks_a_noun
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.text.kinds import fits
@@ -97,10 +98,19 @@ class PlanConfig:
     shown: int = SHOWN  # counted members stated one by one; the rest are "… and N more"
     # "the *motto* of the head teacher of X": the words asked of a described thing name no
     # relation, so a chain past it answers only where the path scorer reads its hops past the
-    # thing as those words ("What is the motto of X?"). Measured with the shipped model: 0.30-0.47
-    # for unrelated pairs (ticket price ~ city, motto ~ specialises in), 0.78-1.12 for paraphrases
-    # (location ~ city, university ~ alma mater); "boss" ~ artistic director 0.53 falls below
+    # thing as the question said of it ("What is the motto of X?"). Measured with the shipped
+    # model: 0.30-0.47 for unrelated pairs (ticket price ~ city, motto ~ specialises in), 0.78-1.12
+    # for paraphrases (location ~ city, university ~ alma mater); "boss" ~ artistic director 0.53
+    # falls below
     past_description: float = 0.6
+    # asked with a verb ("Who *runs* the venue X opened at?", "Where did the head chef of X *learn
+    # to cook*?"), a paraphrase scores lower (runs, manages, in charge of ~ artistic director
+    # 0.42-0.46, learn to cook ~ trained at 0.49) and so do unrelated relations (owns, founded ~
+    # artistic director 0.33-0.34, earn ~ alma mater 0.32, but weigh ~ child 0.50): the chain
+    # answers at ``past_verb`` when its first hop past the thing is ahead of every other relation
+    # of the thing by ``past_margin`` (0.23-0.46 for those paraphrases, 0.15 for weigh ~ child)
+    past_verb: float = 0.4
+    past_margin: float = 0.2
 
 
 class Planner:
@@ -231,7 +241,8 @@ class Planner:
         that walks an asked relation (the reasoner keeps only those), and in place of a gap only
         one a question word names, with a word for every hop where the gap is a relation the
         topic lacks, and past a thing the question describes only one whose hops past it are what
-        the question asks of it (:meth:`asked_past`)."""
+        the question asks of it (:meth:`asked_past`; a question naming no relation may also be
+        answered by such a chain)."""
         if result.best is None or not result.answers:
             return False
         reading = self.reading(retrieval)
@@ -241,12 +252,19 @@ class Planner:
             retrieval.question, result.best.chain, result.predicted(), kind, standing_in=lookup.gaps, asked=named
         ):
             return False
+        groups = reading.parts[0].groups
+        if lookup.past is not None:
+            # "the phone number of the head teacher of X": only a chain past the head teacher, whose
+            # hops past her are what the words asked of her say (where the question names no
+            # relation, the thing is at least one hop away: "Who is the principal of X's school?")
+            hops = max(1, len(groups))
+            if self.asked_past(lookup.past, hops, result):
+                return True
+            if groups or len(result.best.chain) <= hops:
+                return False  # a chain that stops at the thing does not say what is asked of it
+            # naming no relation, a chain past the thing is answered as any such question is (below)
         if lookup.found:
             return len(result.best.chain) > 1
-        if lookup.steps and not lookup.absent:
-            # "the phone number of the head teacher of X": only a chain past the head teacher, whose
-            # hops past her are what the words asked of her say
-            return self.asked_past(reading, result.best.chain)
         # the lookup has only gaps: only a path a word of the question names may answer, not a
         # guess; where they name the relation the topic lacks, words must name every hop (the
         # birthplace of X's father is no answer to "Where was X born?")
@@ -254,17 +272,31 @@ class Planner:
             return result.named_every
         return result.named
 
-    def asked_past(self, reading: Reading, chain: Hops) -> bool:
-        """Whether the chain's hops past the thing the question describes (its first, one per
-        relation the reading found) are what the words no relation names ask of that thing: the
-        path scorer's reading of "What is the <words> of X?" for those hops alone clears
-        ``past_description``."""
-        part = reading.parts[0]
-        past = tuple(chain[len(part.groups) :])
+    def asked_past(self, asked: str, hops: int, result: PathResult) -> bool:
+        """Whether the best chain's hops past the thing the question describes (after its first
+        ``hops``, one per relation the reading found) are what the question asks of that thing:
+        the path scorer's reading of the question said of it (``asked``, "how tall is X") for
+        those hops alone clears ``past_description``; or, asked with a verb, ``past_verb`` with
+        the first hop past ahead of the thing's other relations by ``past_margin``."""
+        assert result.best is not None
+        chain = result.best.chain
+        past = tuple(chain[hops:])
         if not past or self.paths is None:
             return False
-        asked = f"What is the {' '.join(part.rest)} of X?"
-        return bool(self.paths.scorer.scores(asked, [past])[0] >= self.config.past_description)
+        scorer, config = self.paths.scorer, self.config
+        score = float(scorer.scores(asked, [past])[0])
+        if score >= config.past_description:
+            return True
+        if score < config.past_verb or asks_a_noun(asked):
+            return False
+        others = list(
+            {c.chain[hops]: None for c in result.candidates if len(c.chain) > hops and c.chain[:hops] == chain[:hops]}
+        )
+        others = [s for s in others if s != past[0]]
+        if not others:
+            return True
+        first, *rest = scorer.scores(asked, [(past[0],), *((s,) for s in others)])
+        return bool(first - max(rest) >= config.past_margin)
 
 
 def _reads_a_cut(done: Derivation, retrieval: Retrieval) -> bool:

@@ -24,6 +24,7 @@ from kgcite.text.forms import read_form
 from kgcite.text.kinds import kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import (
     COUNTING,
+    PREPOSITIONS,
     PRONOUNS,
     QUESTION_WORDS,
     SHARING,
@@ -320,8 +321,10 @@ class QuestionAnalyzer:
         for r, p in sorted(found.items(), key=lambda rp: (min(rp[1]), -len(rp[1]))):
             groups.setdefault(frozenset(p), []).append(r)
         covered = frozenset().union(*found.values()) if found else frozenset()
-        if len(words) > 1 and words[0] in ("which", "what") and words[1] not in SHARING:
-            covered |= {1}  # "Which *town* is X twinned with?": the kind of answer, not a relation
+        # "Which *town* is X twinned with?", "In which *city* is …": the kind of answer, not a relation
+        at = 1 if len(words) > 2 and words[0] in PREPOSITIONS else 0
+        if len(words) > at + 1 and words[at] in ("which", "what") and words[at + 1] not in SHARING:
+            covered |= {at + 1}
         rest = tuple(w for i, w in enumerate(words) if i not in covered and w not in _NOT_CONTENT)
         return tuple(tuple(g) for g in groups.values()), rest
 

@@ -22,6 +22,7 @@ from kgcite.text.lexicon import (
     PEERS,
     PREPOSITIONS,
     QUESTION_WORDS,
+    SHARING,
     STOP,
     said_once,
 )
@@ -41,6 +42,8 @@ SAME_THING = frozenset(["name", "names", "title", "titles", "kind", "type", "sor
 HANGING = PREPOSITIONS | frozenset(["near", "inside", "behind", "beside", "within", "across", "over"])
 #: Imperatives that open a question ("*Name* the band that recorded X"): they govern nothing.
 OPENERS = FRAMING | frozenset(["name", "list", "identify"])
+#: Words that say no relation nor anything asked ("*how* tall *is*", "*did* … *to* cook").
+_FUNCTION = STOP | QUESTION_WORDS | PREPOSITIONS | BE | DOER_AUXILIARIES | OPENERS
 
 
 def answer_reach(text: str, mention: str) -> Reach:
@@ -83,21 +86,69 @@ def answer_reach(text: str, mention: str) -> Reach:
     return "any"
 
 
-def asks_past(text: str, rest: Sequence[str], mention: str) -> bool:
-    """Whether words no relation names ask something *of* the thing the question describes: "the
-    *phone number* of the head teacher of X" (those words, "of", a description ending in "of"
-    before the topic). The relations found then reach the thing, not the answer."""
+def asked_of_described(text: str, rest: Sequence[str], mention: str) -> str | None:
+    """The question said of the thing it describes by the topic, that thing said "X" ("How tall
+    is the founder of Quenby Bakery?" → "how tall is X"), where words no relation names
+    (``rest``) ask something of it: the relations found then reach the thing, not the answer.
+    None where the question describes nothing, or its unnamed words are all inside the
+    description ("What is the motto of X?", "the *team* X plays for").
+
+    The description is the one holding the topic ("the founder of X", "X's founder", "the garden
+    where X is held", "the band that recorded X"), widened by each "the … of" before it whose
+    words the relations name ("the head teacher of the school of X"), never over an unnamed word
+    ("the *phone number* of the head teacher of X" asks the phone number of the head teacher)."""
     found = said_once(text, mention)
-    if found is None or not rest:
-        return False
-    words, start, _ = found
-    unnamed = set(rest)
-    before = [i for i in range(start) if words[i] in unnamed]
-    if not before:
-        return False
-    last = before[-1]
-    between = [w for w in words[last + 1 : start] if w not in ARTICLES]
-    return len(between) >= 3 and between[0] == "of" and between[-1] == "of"
+    unnamed = set(rest) - SAME_THING
+    if found is None or not unnamed:
+        return None
+    words, start, end = found
+    span = _description(words, start, end) or _noun_of(words, start, end)
+    if span is None:
+        return None
+    first, last = span
+    while (wider := _noun_of(words, first, last)) is not None and not unnamed & set(words[wider[0] : first]):
+        first = wider[0]
+    if (
+        words[last : last + 1]
+        and words[last] in BE
+        and words[last + 1 : last + 2]
+        and words[last + 1] in QUESTION_WORDS
+    ):
+        return None  # "the director of X was who …": the description is what is asked
+    outside = [w for i, w in enumerate(words) if not first <= i < last and w not in _FUNCTION]
+    # every word past the description unnamed: a relation named there ("which person *wrote*
+    # the movies directed by the director of X") or a kind ("Which *chefs* trained at …") asks
+    # past it in the graph's terms; so do siblings ("films that *share* the director of X")
+    if not outside or not set(outside) <= unnamed or set(words) & (SHARING | PEERS):
+        return None
+    return " ".join([*words[:first], "X", *words[last:]])
+
+
+def asks_a_noun(asked: str) -> bool:
+    """Whether a question said of a thing (:func:`asked_of_described`) asks for it by a noun:
+    "what is the phone number of X", as opposed to a verb ("who is in charge of X", "where did X
+    learn to cook")."""
+    words = asked.split()
+    return (
+        len(words) >= 5
+        and words[0] in ("what", "which")
+        and words[1] in BE
+        and words[2] in ARTICLES
+        and words[-2:] == ["of", "X"]
+    )
+
+
+def _noun_of(words: list[str], start: int, end: int) -> tuple[int, int] | None:
+    """The span of "the <one to three nouns> of" and ``words[start:end]`` ("the head teacher of
+    X"), or None."""
+    if start < 3 or words[start - 1] != "of":
+        return None
+    first = start - 2
+    while first > start - 5 and _noun(words, first) and words[first] not in ARTICLES:
+        first -= 1
+    if first == start - 2 or first < 0 or words[first] not in ARTICLES:
+        return None
+    return first, end
 
 
 def with_described(text: str, mention: str, stand_in: str) -> str | None:
