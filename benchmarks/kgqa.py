@@ -25,7 +25,9 @@ relation names to an unnamed hop was frozen), wine, space and chess (the same wa
 rules reading which way round a relation is asked and a kind named by a compound name's first
 word were frozen), archaeology, newsroom and garden (the same way, after the rules reading the
 answer past a description and a relation named by what its subject did were frozen), brewery,
-observatory and ferry (the same way, after a retrained model was measured and not shipped), all with
+observatory and ferry (the same way, after a retrained model was measured and not shipped),
+perfumery, clockmaking and circus (the same way, after the rules reading what a question asks of a
+described thing with a verb were frozen), all with
 2-hop questions in words that are not the relations' names; port
 (held out from the zero-shot scorer), lab (a development set), and questions generated from
 BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
@@ -286,6 +288,9 @@ def main() -> None:
             "brewery",
             "observatory",
             "ferry",
+            "perfumery",
+            "clockmaking",
+            "circus",
             "port",
         )
     ]

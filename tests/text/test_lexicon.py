@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcite.kg.keys import property_key
-from kgcite.text.lexicon import property_label
+from kgcite.text.lexicon import contrary, property_label
 
 pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
@@ -62,3 +62,20 @@ def test_what_a_compound_name_starts_from() -> None:
     assert kind_positions(["what", "label", "put", "out", "x", "s", "artists"]) == {1, 2}
     assert kind_positions(["what", "is", "the", "label", "of", "x"]) == frozenset()
     assert kind_positions(["who", "produced", "x"]) == frozenset()
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize(
+    ("asked", "named", "expected"),
+    [
+        ("when did X die", "birth year", True),
+        ("when did X go bankrupt", "founded year", True),
+        ("when did X open", "closing date", True),
+        ("when was X founded", "founded year", False),
+        ("when was X born", "birth year", False),
+        ("when did X retire", "retirement year", False),
+        ("when did X open and close", "closing date", False),  # both said: not contrary
+    ],
+)
+def test_a_beginning_and_an_ending_are_contrary(asked: str, named: str, expected: bool) -> None:
+    assert contrary(asked.split(), named.split()) is expected

@@ -32,7 +32,7 @@ from kgcite.retrieve.reach import asks_a_noun
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.text.kinds import fits
-from kgcite.text.lexicon import PEERS, SHARING, AnswerKind
+from kgcite.text.lexicon import PEERS, SHARING, AnswerKind, contrary, property_label
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
 
@@ -277,12 +277,15 @@ class Planner:
         ``hops``, one per relation the reading found) are what the question asks of that thing:
         the path scorer's reading of the question said of it (``asked``, "how tall is X") for
         those hops alone clears ``past_description``; or, asked with a verb, ``past_verb`` with
-        the first hop past ahead of the thing's other relations by ``past_margin``."""
+        the first hop past ahead of the thing's other relations by ``past_margin``; never a hop
+        named by the contrary event (:func:`~kgcite.text.lexicon.contrary`)."""
         assert result.best is not None
         chain = result.best.chain
         past = tuple(chain[hops:])
         if not past or self.paths is None:
             return False
+        if contrary(asked.split(), (w for s in past for w in property_label(s.relation).lower().split())):
+            return False  # "when did X die" is never X's birth year, however alike the model reads them
         scorer, config = self.paths.scorer, self.config
         score = float(scorer.scores(asked, [past])[0])
         if score >= config.past_description:

@@ -247,6 +247,28 @@ SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co",
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
 PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])
+#: Events that begin something, and those that end it: the date of one never says when the other
+#: happened ("When did X die?" is not answered by X's birth year, nor "When did the circus go
+#: bankrupt?" by its founding year), though a model reads both as "a date of X".
+BEGINNINGS = frozenset(
+    ["born", "birth", "founded", "founding", "established", "open", "opened", "opening", "started", "start", "began",
+     "begin", "joined", "built", "created", "creation", "inception", "launched", "launch", "formed", "debut"]
+)  # fmt: skip
+ENDINGS = frozenset(
+    ["die", "died", "death", "dead", "closed", "closing", "close", "bankrupt", "dissolved", "dissolution", "ended",
+     "end", "retired", "retire", "retirement", "left", "leave", "demolished", "abolished", "collapsed", "sank",
+     "scrapped", "disbanded", "defunct", "folded", "shut"]
+)  # fmt: skip
+
+
+def contrary(asked: Iterable[str], named: Iterable[str]) -> bool:
+    """Whether the words asked say an event of one end (a beginning, an ending) and a relation's
+    words the other ("when did X *die*" against ``birth year``)."""
+    a, n = set(asked), set(named)
+    return bool(
+        (a & BEGINNINGS and n & ENDINGS and not a & ENDINGS) or (a & ENDINGS and n & BEGINNINGS and not a & BEGINNINGS)
+    )
+
 
 #: The person a "… by" relation names: "Who is the founder of X?" asks X's ``founded by``.
 AGENT_FORMS: dict[str, tuple[str, ...]] = {
