@@ -177,6 +177,7 @@ def test_a_sentence_states_the_value_the_judge_reads() -> None:
         ("How much does Stephen Crane earn?", "The graph does not say how much Stephen Crane earns."),
         ("Where did Stephen Crane study?", "The graph does not say where Stephen Crane studied."),
         ("Which prize did Stephen Crane win?", "The graph does not say which prize Stephen Crane won."),
+        ("Which prizes has Stephen Crane won?", "The graph does not say which prizes Stephen Crane has won."),
         (
             "What is the entry fee of the garden that Stephen Crane founded?",
             "The graph does not say what the entry fee of the garden that Stephen Crane founded is.",

@@ -144,6 +144,7 @@ TOPICS = [
         ("How much does the founder of Quenby Bakery earn?", ("much", "earn"), "Quenby Bakery", "how much does X earn"),
         ("Where was the head teacher of Hollins High born?", ("born",), "Hollins High", "where was X born"),
         ("How tall is Quenby Bakery's founder?", ("tall",), "Quenby Bakery", "how tall is X"),
+        ("Whom did the chair of the Rook Fellowship marry?", ("marry",), "Rook Fellowship", "whom did X marry"),
         # a clause describes it, and "the … of" before it whose words the relations name widen it
         (
             "What is the entry fee of the garden where the Rose Fair is held?",
@@ -163,9 +164,24 @@ TOPICS = [
         ("What is the team Ada Quist plays for?", ("team",), "Ada Quist", None),
         ("What is the name of the head teacher of Hollins High?", ("name",), "Hollins High", None),
         ("What is the head teacher of Hollins High?", (), "Hollins High", None),
-        # a relation or a kind named past the description asks past it in the graph's terms
+        # a relation named past the description asks past it in the graph's terms
         ("which person wrote the movies directed by the director of [Heat]", ("movies",), "Heat", None),
-        ("Which chefs trained at the restaurant Teodor Vance heads?", ("trained",), "Teodor Vance", None),
+        # the kind asked is asked of the thing
+        (
+            "Which university did the founder of Quenby Bakery attend?",
+            ("attend",),
+            "Quenby Bakery",
+            "which university did X attend",
+        ),
+        # the topic named by its kind after it
+        ("which date was the release date of the [Radio Days] film", ("film",), "Radio Days", None),
+        # … but not by a word a relation names ("director" names `directed_by`)
+        (
+            "who is listed as screenwriter of the movies directed by the [Heat] director",
+            ("listed", "screenwriter", "movies"),
+            "Heat",
+            None,
+        ),
         # the description is what is asked
         ("The director of [Heat] was who was in charge of the", ("charge",), "Heat", None),
         # and so do siblings

@@ -84,6 +84,7 @@ _WH = frozenset(["who", "whom", "whose", "what", "which", "when", "where", "why"
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _BE = frozenset(["is", "was", "are", "were"])
 _DO = frozenset(["do", "does", "did"])
+_HAVE = frozenset(["has", "have", "had"])
 #: Past tenses a question's verb after "did" may need ("Where did X *study*?" → "where X studied").
 _IRREGULAR_PAST = {
     "become": "became", "begin": "began", "build": "built", "buy": "bought", "come": "came", "do": "did",
@@ -125,7 +126,7 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     words = text.split()
     wh = words[0].lower() if words and words[0].lower() in _WH else None
     # the question's phrase up to its verb: "how tall", "which prize", "how many children"
-    k = next((i for i in range(1, min(4, len(words))) if words[i].lower() in _BE | _DO), 1) if wh else 0
+    k = next((i for i in range(1, min(4, len(words))) if words[i].lower() in _BE | _DO | _HAVE), 1) if wh else 0
     verb, *rest_words = words[k:] or [""]
     rest = " ".join(rest_words)
     lead = " ".join([wh, *words[1:k]]) if wh else "whether"
@@ -138,9 +139,10 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
         if wh and rest_words and rest_words[0].lower() in ("the", "a", "an") and subject.lower() in rest.lower():
             return f"The graph does not say {lead} {rest} {verb.lower()}."
     after = rest[len(subject or "") + 1 :].split() if subject else []
-    if wh and subject and verb.lower() in _DO and rest.lower().startswith(subject.lower() + " ") and after:
-        said = " ".join([_as_stated(after[0], verb.lower()), *after[1:]])  # "does X earn" → "X earns"
-        return f"The graph does not say {lead} {subject} {said}."
+    if wh and subject and verb.lower() in _DO | _HAVE and rest.lower().startswith(subject.lower() + " ") and after:
+        # "does X earn" → "X earns"; "has X won" → "X has won"
+        said = [verb.lower(), *after] if verb.lower() in _HAVE else [_as_stated(after[0], verb.lower()), *after[1:]]
+        return f"The graph does not say {lead} {subject} {' '.join(said)}."
     if wh:
         return f"The graph does not say {_lower_first(text)}."
     return "The graph does not answer this part of the question."

@@ -102,6 +102,10 @@ def asked_of_described(text: str, rest: Sequence[str], mention: str) -> str | No
     if found is None or not unnamed:
         return None
     words, start, end = found
+    if start > 0 and words[start - 1] in ARTICLES:  # "the chair of *the* X Fellowship"
+        start -= 1
+        if end == len(words) - 1 and words[end] in unnamed and not set(words) & DOER_AUXILIARIES:
+            end += 1  # "the release date of the X *film*": X named by its kind (not "… did the X marry")
     span = _description(words, start, end) or _noun_of(words, start, end)
     if span is None:
         return None
@@ -115,10 +119,13 @@ def asked_of_described(text: str, rest: Sequence[str], mention: str) -> str | No
         and words[last + 1] in QUESTION_WORDS
     ):
         return None  # "the director of X was who …": the description is what is asked
-    outside = [w for i, w in enumerate(words) if not first <= i < last and w not in _FUNCTION]
-    # every word past the description unnamed: a relation named there ("which person *wrote*
-    # the movies directed by the director of X") or a kind ("Which *chefs* trained at …") asks
-    # past it in the graph's terms; so do siblings ("films that *share* the director of X")
+    # the kind a question asks ("*Which university* did the founder of X attend?") is asked of it too
+    at = 1 if len(words) > 2 and words[0] in PREPOSITIONS else 0
+    kind = at + 1 if words[at : at + 1] in (["which"], ["what"]) else -1
+    outside = [w for i, w in enumerate(words) if not first <= i < last and i != kind and w not in _FUNCTION]
+    # every other word past the description unnamed: a relation named there ("which person
+    # *wrote* the movies directed by the director of X") asks past it in the graph's terms; so do
+    # siblings ("films that *share* the director of X")
     if not outside or not set(outside) <= unnamed or set(words) & (SHARING | PEERS):
         return None
     return " ".join([*words[:first], "X", *words[last:]])
