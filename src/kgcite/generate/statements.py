@@ -35,7 +35,7 @@ from kgcite.retrieve.evidence import (
     Unasked,
     grouped,
 )
-from kgcite.text.lexicon import property_label
+from kgcite.text.lexicon import PAST_OF, property_label
 from kgcite.text.values import join
 
 
@@ -85,16 +85,6 @@ _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066
 _BE = frozenset(["is", "was", "are", "were"])
 _DO = frozenset(["do", "does", "did"])
 _HAVE = frozenset(["has", "have", "had"])
-#: Past tenses a question's verb after "did" may need ("Where did X *study*?" → "where X studied").
-_IRREGULAR_PAST = {
-    "become": "became", "begin": "began", "build": "built", "buy": "bought", "come": "came", "do": "did",
-    "draw": "drew", "eat": "ate", "fight": "fought", "find": "found", "fly": "flew", "get": "got",
-    "give": "gave", "go": "went", "grow": "grew", "have": "had", "hold": "held", "keep": "kept",
-    "know": "knew", "lead": "led", "leave": "left", "lose": "lost", "make": "made", "meet": "met",
-    "pay": "paid", "ride": "rode", "run": "ran", "say": "said", "see": "saw", "sell": "sold",
-    "send": "sent", "sing": "sang", "sit": "sat", "speak": "spoke", "spend": "spent", "take": "took",
-    "teach": "taught", "tell": "told", "think": "thought", "wear": "wore", "win": "won", "write": "wrote",
-}  # fmt: skip
 
 
 def _as_stated(verb: str, aux: str) -> str:
@@ -102,8 +92,8 @@ def _as_stated(verb: str, aux: str) -> str:
     "earns", "did … study" → "studied"; "do … have" stays)."""
     v = verb.lower()
     if aux == "did":
-        if v in _IRREGULAR_PAST:
-            return _IRREGULAR_PAST[v]
+        if v in PAST_OF:
+            return PAST_OF[v]
         if v.endswith("e"):
             return verb + "d"
         return verb[:-1] + "ied" if v.endswith("y") and v[-2:-1] not in "aeiou" else verb + "ed"

@@ -24,7 +24,6 @@ from kgcite.text.forms import read_form
 from kgcite.text.kinds import kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import (
     COUNTING,
-    PREPOSITIONS,
     PRONOUNS,
     QUESTION_WORDS,
     SHARING,
@@ -34,6 +33,7 @@ from kgcite.text.lexicon import (
     kind_positions,
     modifiers,
     name_stems,
+    opening_kind,
     question_phrases,
     stem,
     stems,
@@ -322,9 +322,8 @@ class QuestionAnalyzer:
             groups.setdefault(frozenset(p), []).append(r)
         covered = frozenset().union(*found.values()) if found else frozenset()
         # "Which *town* is X twinned with?", "In which *city* is …": the kind of answer, not a relation
-        at = 1 if len(words) > 2 and words[0] in PREPOSITIONS else 0
-        if len(words) > at + 1 and words[at] in ("which", "what") and words[at + 1] not in SHARING:
-            covered |= {at + 1}
+        if (kind_at := opening_kind(words)) is not None and words[kind_at] not in SHARING:
+            covered |= {kind_at}
         rest = tuple(w for i, w in enumerate(words) if i not in covered and w not in _NOT_CONTENT)
         return tuple(tuple(g) for g in groups.values()), rest
 

@@ -24,6 +24,7 @@ from kgcite.text.lexicon import (
     QUESTION_WORDS,
     SHARING,
     STOP,
+    opening_kind,
     said_once,
 )
 
@@ -120,8 +121,7 @@ def asked_of_described(text: str, rest: Sequence[str], mention: str) -> str | No
     ):
         return None  # "the director of X was who …": the description is what is asked
     # the kind a question asks ("*Which university* did the founder of X attend?") is asked of it too
-    at = 1 if len(words) > 2 and words[0] in PREPOSITIONS else 0
-    kind = at + 1 if words[at : at + 1] in (["which"], ["what"]) else -1
+    kind = opening_kind(words)
     outside = [w for i, w in enumerate(words) if not first <= i < last and i != kind and w not in _FUNCTION]
     # every other word past the description unnamed: a relation named there ("which person
     # *wrote* the movies directed by the director of X") asks past it in the graph's terms; so do

@@ -247,6 +247,16 @@ SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co",
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
 PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])
+#: Past tenses a question's verb after "did" may need ("Where did X *study*?" → "where X studied").
+PAST_OF = {
+    "become": "became", "begin": "began", "build": "built", "buy": "bought", "come": "came", "do": "did",
+    "draw": "drew", "eat": "ate", "fight": "fought", "find": "found", "fly": "flew", "get": "got",
+    "give": "gave", "go": "went", "grow": "grew", "have": "had", "hold": "held", "keep": "kept",
+    "know": "knew", "lead": "led", "leave": "left", "lose": "lost", "make": "made", "meet": "met",
+    "pay": "paid", "ride": "rode", "run": "ran", "say": "said", "see": "saw", "sell": "sold",
+    "send": "sent", "sing": "sang", "sit": "sat", "speak": "spoke", "spend": "spent", "take": "took",
+    "teach": "taught", "tell": "told", "think": "thought", "wear": "wore", "win": "won", "write": "wrote",
+}  # fmt: skip
 #: Events that begin something, and those that end it: the date of one never says when the other
 #: happened ("When did X die?" is not answered by X's birth year, nor "When did the circus go
 #: bankrupt?" by its founding year), though a model reads both as "a date of X".
@@ -437,6 +447,14 @@ def cue_positions(
             if not covered & masked:
                 out |= covered
     return frozenset(out)
+
+
+def opening_kind(words: Sequence[str]) -> int | None:
+    """Where a question opening with "which"/"what" (or a preposition, then one) names the kind
+    of answer it wants: "*Which town* is X twinned with?", "In *which city* is …" (the word's
+    index), else None."""
+    at = 1 if len(words) > 2 and words[0] in PREPOSITIONS else 0
+    return at + 1 if len(words) > at + 1 and words[at] in ("which", "what") else None
 
 
 def kind_positions(said: Sequence[str]) -> frozenset[int]:
