@@ -252,6 +252,8 @@ class EmbeddedStore(EmbeddedSparqlStore):
 
     def _entities(self, iris: Sequence[str]) -> dict[str, Entity]:
         out: dict[str, Entity] = {}
+        if not iris:  # most label look-ups find nothing: skip the scheme's IRIs
+            return out
         type_iri = self.scheme.type_relation_iri
         for i in iris:
             try:

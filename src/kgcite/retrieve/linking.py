@@ -155,7 +155,11 @@ class EntityLinker:
                 (clean_mention(run), "") for i, (_, _, run) in enumerate(runs) if i not in used and len(run.split()) > 1
             ]
             out += [(g, "") for g in self._ngrams(question, [t for t, _ in out])]
-        widened = [(w, label) for t, label in dict.fromkeys(out) if t for w in self._widest(question, t)]
+        words = _words(question)
+        at: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            at.setdefault(label_key(w), []).append(i)
+        widened = [(w, label) for t, label in dict.fromkeys(out) if t for w in self._widest(words, at, t)]
         return list(dict.fromkeys(widened))
 
     @staticmethod
@@ -176,15 +180,16 @@ class EntityLinker:
             return [text]
         return [p for p in pieces if p.strip()]
 
-    def _widest(self, question: str, text: str, occurrences: int = 2) -> list[str]:
+    def _widest(self, words: list[str], at: dict[str, list[int]], text: str, occurrences: int = 2) -> list[str]:
         """The longest span of the question around a mention that is a label: NER and the
         capitalised runs cut "the Vellmoor and Tarn Railway" into "Vellmoor" and "Tarn Railway",
         and the town must not win over the railway whose label holds it. The first
         ``occurrences`` of the mention are widened each ("Taken 2 and Taken 3" names two films);
-        a long question repeating a name does not multiply look-ups beyond that."""
-        words, inner = _words(question), [label_key(w) for w in text.split()]
-        keys, n = [label_key(w) for w in words], len(inner)
-        starts = [i for i in range(len(words) - n + 1) if keys[i : i + n] == inner][:occurrences]
+        a long question repeating a name does not multiply look-ups beyond that. ``at`` holds where
+        each word of the question stands, read once per question: a 30 kB text stays linear."""
+        inner = [label_key(w) for w in text.split()]
+        n = len(inner)
+        starts = [i for i in at.get(inner[0], []) if [label_key(w) for w in words[i : i + n]] == inner][:occurrences]
         out = [self._widest_at(words, i, n) or text for i in starts] or [text]
         return list(dict.fromkeys(out))
 
