@@ -11,7 +11,8 @@ answered through an unasked hop (the birthplace of Ramesses VI's father, the mot
 Elizabeth of York's mother), nor is what no relation names asked of a described thing ("the
 ticket price of the premiere venue of X", "How tall is the playwright of X?": `[NA]`, said of the
 playwright; "the location of …" is its city, and "Who is in charge of the venue X opened at?" its
-artistic director). Derived questions
+artistic director; "Which *department* does X's adviser lead?" asks for a department, not where
+one is: `department of` starts from the kind asked). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written
@@ -40,6 +41,7 @@ GRAPHS = {
     "music": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "music_graph.tsv",
     "football": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "football_graph.tsv",
     "theatre": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "theatre_graph.tsv",
+    "university": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "university_graph.tsv",
 }
 #: Thresholds: an unasked fact in place of [NA] is never allowed; an answer may miss only where
 #: it is listed here, by id, with why. A listed case that starts passing fails the gate too, so

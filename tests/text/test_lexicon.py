@@ -57,7 +57,11 @@ def test_what_a_compound_name_starts_from() -> None:
     assert modifiers("airline_ceo") == {"airlin"}
     # a kind or a filler for head, a verb before it, or one word: nothing
     assert not modifiers("release_year") and not modifiers("birthPlace") and not modifiers("starred_actors")
-    assert not modifiers("memberOf") and not modifiers("works in department")
+    assert not modifiers("works in department")
+    # a role and a preposition starts from the role ("X is a hospital in Y"); a verb's form does not
+    assert modifiers("hospital in") == {"hospit"} and modifiers("a department of") == {"department"}
+    assert modifiers("memberOf") == {"memb"}
+    assert not any(modifiers(r) for r in ("born in", "built_by", "runs_on", "arrives_at", "madeBy", "date of"))
     assert kind_positions(["which", "record", "company", "is", "x", "with"]) == {1, 2}
     assert kind_positions(["what", "label", "put", "out", "x", "s", "artists"]) == {1, 2}
     assert kind_positions(["what", "is", "the", "label", "of", "x"]) == frozenset()

@@ -295,6 +295,11 @@ class QuestionAnalyzer:
                 | kind_match(words, r, kind)
             )
         }
+        # "Which *hospital* does X's doctor work in?": the kind asked is what `hospital in` starts from
+        said_kind = kind_positions(words)
+        found = {
+            r: p for r, p in found.items() if not (p <= said_kind and all(word_stems[i] in modifiers(r) for i in p))
+        }
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}

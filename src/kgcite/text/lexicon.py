@@ -471,12 +471,25 @@ def modifiers(relation: str) -> frozenset[str]:
     they say what the relation starts from, not what it is. A question whose answer's kind is
     one of them ("What *label* put out X's artists?") asks for such a thing, not the relation.
     Empty where the head says only a kind or nothing (``release year``, ``birth place``), or a
-    word before it is a verb's (``starred actors``)."""
+    word before it is a verb's (``starred actors``). A name that is a role and a preposition
+    (``hospital in``, ``a department of``: "X is a hospital in Y") starts from that role: "Which
+    *hospital* does X's doctor work in?" asks for a hospital, not where one is."""
     said = normalize(property_label(relation)).split()
-    front = [w for w in takewhile(lambda w: w not in PREPOSITIONS, said) if w not in STOP]
+    head = list(takewhile(lambda w: w not in PREPOSITIONS, said))
+    front = [w for w in head if w not in STOP]
+    if len(front) == 1 and len(head) < len(said) and all(w in PREPOSITIONS for w in said[len(head) :]):
+        return frozenset([stem(front[0])]) if _role_noun(front[0]) else frozenset()
     if len(front) < 2 or front[-1] in GENERIC | KIND_MARKS or any(w.endswith(("ed", "ing")) for w in front[:-1]):
         return frozenset()
     return frozenset(stem(w) for w in front[:-1]) - {stem(front[-1])}
+
+
+def _role_noun(word: str) -> bool:
+    """Whether the one word before a name's preposition is a role ("hospital", "member"), not a
+    verb's form ("built", "runs", "born") nor a kind (``date of``)."""
+    verb_like = word.endswith(("ed", "en", "ing")) or (word.endswith("s") and not word.endswith("ss"))
+    past = IRREGULAR_PAST | set(PAST_OF.values()) | {"born", "grown", "found", "native"}
+    return not verb_like and word not in past | GENERIC | KIND_MARKS
 
 
 #: A relation id read as a property name: kgcite's one reader of identifiers (kg.keys).
