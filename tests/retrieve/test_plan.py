@@ -51,6 +51,27 @@ def test_the_search_runs_only_when_the_reading_asks_for_a_chain(question: str, t
     assert wants_chain(ANALYZER.analyse(question, [topic]), gaps=False) is search
 
 
+@pytest.mark.parametrize(
+    ("question", "groups", "from_topic"),
+    [
+        # "the A of the B of X": B first, then A of what B reached
+        ("Who is the father of the director of Jaws?", [("directed by",), ("father",)], (True, False)),
+        # said after the topic: in the question's order
+        ("Where was the father of Ann Lee born?", [("father",), ("place of birth",)], (True, False)),
+        # joined by "and": each asked of the topic
+        ("Who are the father and the director of Jaws?", [("father",), ("directed by",)], (True, True)),
+    ],
+)
+def test_the_reader_says_the_walking_order(
+    question: str, groups: list[tuple[str, ...]], from_topic: tuple[bool, ...]
+) -> None:
+    topic = "Jaws" if "Jaws" in question else "Ann Lee"
+    reading = ANALYZER.analyse(question, [topic])
+    (part,) = reading.parts
+    assert (list(part.groups), part.from_topic) == (groups, from_topic)
+    assert wants_chain(reading, gaps=False) is (not all(from_topic))  # things of X alone are the lookup's
+
+
 def test_a_gap_asks_for_the_search() -> None:
     assert wants_chain(ANALYZER.analyse("Who was Stephen Crane's father?", ["Stephen Crane"]), gaps=True)
 
@@ -115,6 +136,21 @@ def test_each_relation_named_is_walked_in_order_within_a_lookup(planner: Planner
         "Samuel Idris (novelist)",
         "born in",
     )
+
+
+def test_what_a_name_with_no_facts_is_asked_is_a_gap_said_of_it() -> None:
+    """A hop to a value no node stands for ends the walk there: not the topic's own fact."""
+    from kgcite.kg.model import Entity, Subgraph, Triple
+    from kgcite.retrieve.lookup import select
+
+    reading = ANALYZER.analyse("Where was the father of Ann Lee born?", ["Ann Lee"])
+    topic = Entity("Q1", "Ann Lee")
+    father, born = (Triple("Q1", "Ann Lee", r, v) for r, v in (("father", "Tobias Lee"), ("place of birth", "Eldmoor")))
+    lookup = select(reading, Subgraph((topic,), (father, born)), [topic])
+    assert [(type(i).__name__, getattr(i, "subject", None)) for i in lookup.items] == [
+        ("Facts", "Ann Lee"),
+        ("Gap", "Tobias Lee"),
+    ]
 
 
 def test_a_chain_the_lookup_cannot_walk_is_searched_for(planner: Planner) -> None:

@@ -14,6 +14,7 @@ Adaptation: the union extension joins entities *sharing e0's name*; where ids ar
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -30,6 +31,7 @@ from kgcite.bench.caqa_text import (
     lower_first,
     lower_wh,
     phrase,
+    prime_tags,
     restriction,
     spoken_name,
 )
@@ -357,17 +359,37 @@ class CaqaBuilder:
         return made.text
 
     def build(self, sample: KGQASample) -> list[CaqaSample]:
+        return self._stated(self._drafted(sample))
+
+    def build_all(self, samples: Iterable[KGQASample], batch: int = 256) -> Iterator[CaqaSample]:
+        """:meth:`build` for each sample, the answer statements' words tagged a batch at a time."""
+        it = iter(samples)
+        while chunk := list(itertools.islice(it, batch)):
+            drafts = [self._drafted(s) for s in chunk]
+            prime_tags(d[1] for d in drafts if d[1])
+            for d in drafts:
+                yield from self._stated(d)
+
+    def _stated(self, draft: tuple[list[CaqaSample], str, list[str]]) -> list[CaqaSample]:
+        out, question, shown = draft
+        if not question:  # skipped
+            return []
+        statement = self.statement(question, shown)
+        return [replace(c, answer_statement=statement) for c in out]
+
+    def _drafted(self, sample: KGQASample) -> tuple[list[CaqaSample], str, list[str]]:
+        """A sample's CAQA samples but for their answer statement; its question and answers."""
         rng = random.Random(f"{self.seed}:{sample.id}")
         text_rng = self.extender.text_rng = random.Random(f"{self.seed}:{sample.id}:text")
         sample = replace(sample, question=self.question_text(sample))
         if answers(self.index, sample.query) != set(sample.answers):
             self._skip(sample.id, "not reproducible")
-            return []
+            return [], "", []
         ext = self.extender.extend(sample, rng)
         g = ground_query(self.index, ext.query, rng) if ext else None
         if ext is None or g is None:
             self._skip(sample.id, "no extension or grounding")
-            return []
+            return [], "", []
         support = g.fact_set
         shown = sorted(answers(set(support), ext.query))
         edits: dict[str, tuple[list[Fact], int] | None] = {
@@ -378,7 +400,6 @@ class CaqaBuilder:
         irr = irrelevant(self.index, ext.query, g, rng)
         edits["irrelevant"] = (irr, 0) if irr else None
         out = []
-        statement = self.statement(ext.question, shown)
         for category in CATEGORIES:
             edit = edits[category]
             if edit is None:
@@ -392,7 +413,7 @@ class CaqaBuilder:
                     question=ext.question,
                     original_question=sample.question,
                     answers=tuple(self.name(a) for a in shown),
-                    answer_statement=statement,
+                    answer_statement="",
                     citations=tuple(self.sentence(f, text_rng) for f in facts),
                     facts=tuple(facts),
                     category=category,
@@ -403,11 +424,7 @@ class CaqaBuilder:
                     extension=ext.name,
                 )
             )
-        return out
-
-    def build_all(self, samples: Iterable[KGQASample]) -> Iterator[CaqaSample]:
-        for s in samples:
-            yield from self.build(s)
+        return out, ext.question, shown
 
 
 def split_of(source: str, complexity: str, seed: int, shares: tuple[float, float] = (0.8, 0.1)) -> str:

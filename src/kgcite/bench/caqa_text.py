@@ -377,15 +377,52 @@ def _is_verb(words: list[str], i: int) -> bool:
     return i < len(tags) and tags[i] in ("VBD", "VBZ", "VBP") and i > 0
 
 
-@lru_cache(maxsize=8192)
+#: Tags already computed, by text (:func:`prime_tags` fills it a batch at a time).
+_TAGGED: dict[str, tuple[str, ...]] = {}
+#: While :func:`prime_tags` reads questions: the texts their rules would tag (answered untagged).
+_WANTED: set[str] | None = None
+
+
 def _tags(text: str) -> tuple[str, ...]:
     """Penn tags per whitespace word (spaCy's tokens merged back onto the words)."""
-    doc = tagging_pipeline()(text)
-    tags: list[str] = []
-    for t in doc:
-        if not tags or t.idx == 0 or text[t.idx - 1] == " ":
-            tags.append(t.tag_)
-    return tuple(tags)
+    if text in _TAGGED:
+        return _TAGGED[text]
+    if _WANTED is not None:
+        _WANTED.add(text)
+        return ()
+    return _tag_all([text])[0]
+
+
+def _tag_all(texts: Sequence[str]) -> list[tuple[str, ...]]:
+    out = []
+    for text, doc in zip(texts, tagging_pipeline().pipe(list(texts), batch_size=256), strict=True):
+        tags: list[str] = []
+        for t in doc:
+            if not tags or t.idx == 0 or text[t.idx - 1] == " ":
+                tags.append(t.tag_)
+        out.append(tuple(tags))
+    if len(_TAGGED) > 200_000:
+        _TAGGED.clear()
+    _TAGGED.update(zip(texts, out, strict=True))
+    return out
+
+
+def prime_tags(questions: Iterable[str]) -> None:
+    """Tag, in batches, every text :func:`declarative` would tag for these questions: one spaCy
+    call a question was most of ``kgcite build caqa``'s time. The texts a rule tags depend on
+    the tags before them, so the questions are read until they ask for no new text."""
+    global _WANTED
+    questions = list(dict.fromkeys(questions))
+    for _ in range(5):
+        _WANTED = set()
+        try:
+            for q in questions:
+                declarative(q, ["x"])
+        finally:
+            wanted, _WANTED = sorted(_WANTED), None
+        if not wanted:
+            return
+        _tag_all(wanted)
 
 
 def _do_support(rest: list[str], do: str, tail: str, rule: str) -> Statement | None:

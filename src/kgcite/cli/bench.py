@@ -81,9 +81,7 @@ def cmd_build_caqa(args: argparse.Namespace) -> int:
             )
         samples += generated
     builder = CaqaBuilder(index, seed=args.seed)
-    built = []
-    for s in tqdm(samples, desc="build caqa", unit=" q", disable=None):
-        built.extend(builder.build(s))
+    built = list(builder.build_all(tqdm(samples, desc="build caqa", unit=" q", disable=None)))
     t_build = time.perf_counter() - t0
     if args.verbaliser == "llm":
         from kgcite.bench.caqa_llm import LLMVerbaliser

@@ -149,6 +149,13 @@ def _one_entity(triples: Sequence[Triple]) -> Entity | None:
     return Entity(object_id, label) if object_id is not None else None
 
 
+def _one_value(triples: Sequence[Triple]) -> str | None:
+    """The one value a hop reached that no node of the graph stands for (a father known only by
+    his name), or None."""
+    ends = {(t.object_id, t.object_value) for t in triples}
+    return next(iter(ends))[1] if len(ends) == 1 and next(iter(ends))[0] is None else None
+
+
 def _reached(triples: Sequence[Triple], start: Entity) -> str | None:
     """The name of the one thing all the triples reach from ``start`` (either way round), or
     None: several, or a value that names no thing (a founding year is no founder)."""
@@ -195,20 +202,38 @@ def select(
             if part.open:  # asked, but no relation of the graph names it: say so rather than pad
                 items.append(Unasked(part.text, current.label))
             walked: Entity | None = None  # the one entity the part's last relation reached: "the author of X"
+            value: str | None = None  # … or the one value no node of the graph stands for
+            gap = False  # the part's group before was missing
+            past_thing = False  # a relation was found of what a hop reached: the thing was asked a named relation
             before: list[Triple] = []  # that relation's triples: a step on the way, once walked on
             mark = len(items)  # where this part's items start
             said = mentions.get(current.id) or current.label  # how the question names the topic
             # "How tall is the founder of X?": what is asked of the founder no relation names
             asked_of = asked_of_described(part.text, part.rest, said)
+            read = bool(part.from_topic)  # the reader said which group walks on from which
             for i, group in enumerate(part.groups):
                 # the value kind asked is the last relation's ("When was the founder of X born?"); a
                 # relation before it is a hop on the way, to a thing (a founder, not a founding year),
                 # and so is the last one where the question asks something past it
-                last = i == len(part.groups) - 1 and asked_of is None
+                ends = i == len(part.groups) - 1 or (read and part.from_topic[i + 1])
+                last = ends and asked_of is None
+                walks_on = not part.from_topic[i] if read else walked is not None and walked.id != current.id
                 kind: AnswerKind = part.kind if last or name_kind(group[0]) == part.kind else "agent"
                 if all(name_kind(r) not in ("any", kind) for r in group):
                     kind = "any"  # the name says its kind ("release *year*"): "where was X released" means it
-                if walked is not None and walked.id != current.id:
+                if walks_on and gap:
+                    continue  # the hop to it is missing, said once: nothing is asked of the topic instead
+                if walks_on and walked is None and value is not None:
+                    # "Where was the father of X born?", the father a name no node stands for: the
+                    # graph says nothing of him, and X's own birthplace is no answer
+                    subject, found = Entity(value, value), []
+                    steps.extend(before)
+                elif walks_on and (walked is None or walked.id == current.id):
+                    # several things reached, or none: what is asked of each is the path search's
+                    if not any(isinstance(it, Unasked) for it in items[mark:]):
+                        items.append(Unasked(part.text, current.label))
+                    continue
+                elif walks_on and walked is not None:
                     # each relation named is walked in order: X's mentor, then where *she* was born
                     # (not X's own birthplace, and a gap on her where the graph lacks it)
                     subject = walked
@@ -233,13 +258,15 @@ def select(
                 if not found:
                     items.append(Gap(subject.id, subject.label, group[0], part.wh))
                     absent.append((subject.id, group[0]))
-                    walked = None
+                    walked, value, gap = None, None, True
                     continue
+                gap, past_thing = False, past_thing or subject.id != current.id
                 before = []
                 for facts in listed(pointing_in(found, subject, notes, max_listed, cut), notes, max_listed, held):
                     items.append(facts)
                     before.extend(facts.triples)
                 walked = _one_entity(found[0][2]) if len(found) == 1 else None
+                value = _one_value(found[0][2]) if len(found) == 1 else None
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
             mine = items[mark:]
@@ -247,7 +274,7 @@ def select(
                 # "What is the entry fee of the garden that X belongs to?" names no relation at all:
                 # a chain past the garden answers only as a chain past a described thing does
                 past = past or asked_of
-            elif mine and all(isinstance(it, Facts) for it in mine) and asked_of is not None:
+            elif mine and all(isinstance(it, Facts) for it in mine) and asked_of is not None and not past_thing:
                 # "How tall is the founder of X?": the facts found reach the founder, steps stated
                 # as such; what is asked of her no relation names, so it is [NA], said of her
                 hops = [it for it in mine if isinstance(it, Facts)]

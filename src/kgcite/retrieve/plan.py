@@ -86,7 +86,15 @@ def wants_chain(reading: Reading, *, gaps: bool) -> bool:
         return False
     part = reading.parts[0]
     unexplained = bool(part.rest)  # "what *types* are the movies written by X", "*co*-directors of X"
-    return gaps or part.open or unexplained or len(part.groups) > 1 or reading.form.kind != "lookup"
+    return gaps or part.open or unexplained or walks_on(reading) or reading.form.kind != "lookup"
+
+
+def walks_on(reading: Reading) -> bool:
+    """Whether a one-part question asks a relation of what another reaches ("the spouse of the
+    employer of X"), not several things of its topic ("the employer and the spouse of X": the
+    lookup's, and no chain through one to the other answers it)."""
+    part = reading.parts[0]
+    return len(part.groups) > 1 and not (part.from_topic and all(part.from_topic))
 
 
 @dataclass(frozen=True)
@@ -264,7 +272,7 @@ class Planner:
                 return False  # a chain that stops at the thing does not say what is asked of it
             # naming no relation, a chain past the thing is answered as any such question is (below)
         if lookup.found:
-            return len(result.best.chain) > 1
+            return len(result.best.chain) > 1 and (walks_on(reading) or len(groups) < 2)
         # the lookup has only gaps: only a path a word of the question names may answer, not a
         # guess; where they name the relation the topic lacks, words must name every hop (the
         # birthplace of X's father is no answer to "Where was X born?")

@@ -23,6 +23,7 @@ from kgcite.retrieve.reading import AskedPart, Reading
 from kgcite.text.forms import read_form
 from kgcite.text.kinds import kind_match, name_kind, wanted_kind
 from kgcite.text.lexicon import (
+    CONJUNCTIONS,
     COUNTING,
     PRONOUNS,
     QUESTION_WORDS,
@@ -244,12 +245,18 @@ class QuestionAnalyzer:
             wh_match = _WH.search(text)
             wh = wh_match.group(1).lower() if wh_match else None
             kind = wanted_kind(text)
-            groups, unexplained = self._read(text, wh, masked, kind)
+            groups, unexplained, from_topic = self._read(text, wh, masked, kind)
             content = [w for w in normalize(text).split() if w not in masked and w not in _NOT_CONTENT]
             bare = bare or not content  # "Who was Stephen Crane": a summary is asked
             parts.append(
                 AskedPart(
-                    text, groups, wh, open=bool(content) and not groups and bool(masked), kind=kind, rest=unexplained
+                    text,
+                    groups,
+                    wh,
+                    open=bool(content) and not groups and bool(masked),
+                    kind=kind,
+                    rest=unexplained,
+                    from_topic=from_topic,
                 )
             )
         summary = bare or bool(_SUMMARY.match(question.strip())) or not any(p.groups or p.open for p in parts)
@@ -278,10 +285,13 @@ class QuestionAnalyzer:
 
     def _read(
         self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any"
-    ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
-        """The part's asked relations, grouped by the words that name them, and the content words
-        no relation explains."""
-        words = [w for w in normalize(text).split() if w not in masked]
+    ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[bool, ...]]:
+        """The part's asked relations, grouped by the words that name them, in walking order
+        (:func:`walking_order`), the content words no relation explains, and which groups are
+        asked of the topic."""
+        said = normalize(text).split()
+        words = [w for w in said if w not in masked]
+        topic_at = next((sum(w not in masked for w in said[:i]) for i, w in enumerate(said) if w in masked), None)
         word_stems = [stem(w) for w in words]
         # "how did these influence his work" asks for an explanation, not for "influenced by";
         # "how many musicians play in X" counts, and "play" names `plays in` there
@@ -330,7 +340,9 @@ class QuestionAnalyzer:
         if (kind_at := opening_kind(words)) is not None and words[kind_at] not in SHARING:
             covered |= {kind_at}
         rest = tuple(w for i, w in enumerate(words) if i not in covered and w not in _NOT_CONTENT)
-        return tuple(tuple(g) for g in groups.values()), rest
+        spans = list(groups)
+        order = walking_order(spans, topic_at, words)
+        return tuple(tuple(groups[spans[k]]) for k, _ in order), rest, tuple(t for _, t in order)
 
     def _embedded(self, part: AskedPart, masked: set[str]) -> AskedPart:
         """The relation whose name is closest to the part's words (MiniLM), if clearly closest:
@@ -351,6 +363,32 @@ class QuestionAnalyzer:
         if any(stem(said[i]) in modifiers(self.relations[int(order[0])]) for i in kind_positions(said)):
             return part  # "What *label* put out X's artists?" asks for a label, not its headquarters
         return replace(part, groups=((self.relations[int(order[0])],),), open=False)
+
+
+def walking_order(
+    spans: Sequence[frozenset[int]], topic_at: int | None, words: Sequence[str]
+) -> list[tuple[int, bool]]:
+    """The groups' walking order (indexes into ``spans``, which are in the question's order) and,
+    for each, whether it is asked of the topic. Groups joined by "and"/"or" are each asked of the
+    topic ("the employer and the spouse of X"); otherwise one walks on from the one before:
+    those said before the topic nearest it first ("the phone number *of* the founder of X": the
+    founder, then her phone number), then those said after it in their order ("Where was the
+    author of X *born*?", "X's father's birthplace"). ``topic_at``: where the topic stands among
+    ``words`` (None: no topic in the part, the question's order)."""
+    if topic_at is None or len(spans) < 2:
+        return [(k, True) for k in range(len(spans))]
+    runs: list[list[int]] = []
+    for k, span in enumerate(spans):
+        if runs and not CONJUNCTIONS & set(words[max(spans[runs[-1][-1]]) + 1 : min(span)]):
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    out: list[tuple[int, bool]] = []
+    for run in runs:
+        before = [k for k in run if min(spans[k]) < topic_at]
+        walk = before[::-1] + [k for k in run if k not in before]
+        out += [(k, i == 0) for i, k in enumerate(walk)]
+    return out
 
 
 def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:

@@ -25,6 +25,9 @@ class AskedPart:
     open: bool = False  # asks something no relation of the graph names ("Who produced X?")
     kind: AnswerKind = "any"  # the kind of value wanted: a "when" is answered by a date or not at all
     rest: tuple[str, ...] = ()  # content words no relation explains ("types", "co"): a longer chain may
+    # per group, in walking order: asked of the topic (True), or of what the group before reached
+    # ("the phone number of the founder of X": the founder, then her phone number); empty: unread
+    from_topic: tuple[bool, ...] = ()
 
     @property
     def relations(self) -> tuple[str, ...]:

@@ -21,27 +21,25 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_process
 import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 
 from kgcite import __version__
-from kgcite.errors import InputError, LLMError, ModelError, SearchError
+from kgcite.errors import LLMError, ModelError, SearchError
 from kgcite.evaluate.metrics.citation import CitationReport
-from kgcite.evaluate.records.answer_file import record_from_obj
-from kgcite.evaluate.records.report import citation_report
 from kgcite.generate.compose import QuoteAnswerer
 from kgcite.generate.pipeline import AttributedAnswer, Generator
-from kgcite.jsonl import loads
 from kgcite.kg.hubs import capped_one_hop
 from kgcite.kg.model import Triple
 from kgcite.retrieve.documents.retriever import Gathered
 from kgcite.runtime import Mode, Runtime, Source
-from kgcite.schema import MAX_ANSWERS, AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
+from kgcite.schema import AskRequest, EvalCitationsRequest, KGAnswerResponse, QuotedAnswerResponse
+from kgcite.server.evaluation import score_body
 from kgcite.server.guards import BodyLimit, KnownHosts
 from kgcite.server.queue import ModelQueue, QueueFull, Stopping
 from kgcite.server.reports import ReportFolder, ReportNotFound
@@ -360,34 +358,6 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
     evaluations = anyio.CapacityLimiter(1)
     waiting_evals = [0]
 
-    def evaluate(body: bytes) -> CitationReport:
-        """Parse, check and score a body, in a worker thread: 7.5 MB of ``[]`` took 10.7 s and held
-        the loop that answers everyone else."""
-        try:
-            data = loads(body)
-        except (ValueError, UnicodeDecodeError) as exc:
-            msg = "JSON nested too deep" if "nested too deep" in str(exc) else str(exc)[:200]
-            raise RequestValidationError([{"type": "json_invalid", "loc": ("body",), "msg": msg}]) from None
-        answers = data.get("answers") if isinstance(data, dict) else None
-        if isinstance(answers, list) and len(answers) > MAX_ANSWERS:  # before item by item: it is refused anyway
-            raise RequestValidationError(
-                [{"type": "too_long", "loc": ("body", "answers"), "msg": f"at most {MAX_ANSWERS:,} answers a request"}]
-            )
-        try:
-            req = EvalCitationsRequest.model_validate(data)
-        except ValidationError as exc:
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
-            ) from None
-        try:
-            records = [record_from_obj(obj, f"answers[{i}]", i) for i, obj in enumerate(req.answers)]
-        except InputError as err:  # names the item and its bad field
-            raise HTTPException(
-                422, {"msg": str(err).replace(f":{err.line}:", ":", 1), "index": err.line, "field": err.field}
-            ) from err
-        report, _ = citation_report(records, req.precision_unit)
-        return report
-
     @app.post(
         "/eval/citations",
         summary="KaLMA citation metrics of answer objects (the lines `kgcite run` writes)",
@@ -404,7 +374,14 @@ def create_app(service: Service, *, load: bool = True) -> FastAPI:
         waiting_evals[0] += 1
         try:
             body = await request.body()
-            report: CitationReport = await anyio.to_thread.run_sync(evaluate, body, limiter=evaluations)
+            # in a process: parsing 7.5 MB of ``[]`` took 10.7 s, and in a thread it still held the lock
+            # every other request needs (``kgcite.server.evaluation``)
+            kind, value = await anyio.to_process.run_sync(score_body, body, limiter=evaluations)
+            if kind == "invalid":
+                raise RequestValidationError(value)
+            if kind == "item":
+                raise HTTPException(422, value)
+            report: CitationReport = value
             return report
         finally:
             waiting_evals[0] -= 1

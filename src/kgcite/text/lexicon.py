@@ -244,6 +244,9 @@ SYMMETRIC = frozenset(["married", "met", "dated", "divorced", "fought", "played"
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.
 SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co", "common", "together"])
+#: Words that join two things asked of one topic ("the employer *and* the spouse of X"), where
+#: without them the second is asked of the first ("the spouse of the employer of X").
+CONJUNCTIONS = frozenset(["and", "or"])
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
 PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])

@@ -44,6 +44,8 @@ def is_boundary(chunk: str, match: re.Match[str], nxt: str) -> bool:
     start = match.start()
     if chunk[start] != ".":
         return True
+    if start and chunk[start - 1].isupper() and (start == 1 or chunk[start - 2].isspace()):
+        return False  # an initial ("J. Smith"): the common case, without the look back
     window = chunk[max(0, start - 64) : start].rstrip()
     word = window.rsplit(None, 1)[-1] if window else ""
     return not (word.lower().rstrip(".") in _ABBREVIATIONS or _INITIALS.fullmatch(word))
