@@ -58,8 +58,9 @@ def test_the_search_runs_only_when_the_reading_asks_for_a_chain(question: str, t
         ("Who is the father of the director of Jaws?", [("directed by",), ("father",)], (True, False)),
         # said after the topic: in the question's order
         ("Where was the father of Ann Lee born?", [("father",), ("place of birth",)], (True, False)),
-        # joined by "and": each asked of the topic
+        # joined by "and", or by the topic named again: each asked of the topic
         ("Who are the father and the director of Jaws?", [("father",), ("directed by",)], (True, True)),
+        ("Where was Ann Lee born, who was Ann Lee's father?", [("place of birth",), ("father",)], (True, True)),
     ],
 )
 def test_the_reader_says_the_walking_order(

@@ -245,7 +245,7 @@ class QuestionAnalyzer:
             wh_match = _WH.search(text)
             wh = wh_match.group(1).lower() if wh_match else None
             kind = wanted_kind(text)
-            groups, unexplained, from_topic = self._read(text, wh, masked, kind)
+            groups, unexplained, from_topic = self._read(text, wh, masked, kind, names)
             content = [w for w in normalize(text).split() if w not in masked and w not in _NOT_CONTENT]
             bare = bare or not content  # "Who was Stephen Crane": a summary is asked
             parts.append(
@@ -284,14 +284,22 @@ class QuestionAnalyzer:
         return self._read(text, wh, masked, kind)[0]
 
     def _read(
-        self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any"
+        self, text: str, wh: str | None, masked: set[str], kind: AnswerKind = "any", names: Sequence[str] = ()
     ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[bool, ...]]:
         """The part's asked relations, grouped by the words that name them, in walking order
         (:func:`walking_order`), the content words no relation explains, and which groups are
         asked of the topic."""
         said = normalize(text).split()
         words = [w for w in said if w not in masked]
-        topic_at = next((sum(w not in masked for w in said[:i]) for i, w in enumerate(said) if w in masked), None)
+        named = [normalize(n).split() for n in names]  # where a name is said whole: "the" alone is no topic
+        topic_at = sorted(
+            {
+                sum(w not in masked for w in said[:i])
+                for i in range(len(said))
+                for n in named
+                if n and said[i : i + len(n)] == n
+            }
+        )
         word_stems = [stem(w) for w in words]
         # "how did these influence his work" asks for an explanation, not for "influenced by";
         # "how many musicians play in X" counts, and "play" names `plays in` there
@@ -366,26 +374,31 @@ class QuestionAnalyzer:
 
 
 def walking_order(
-    spans: Sequence[frozenset[int]], topic_at: int | None, words: Sequence[str]
+    spans: Sequence[frozenset[int]], topic_at: Sequence[int], words: Sequence[str]
 ) -> list[tuple[int, bool]]:
     """The groups' walking order (indexes into ``spans``, which are in the question's order) and,
-    for each, whether it is asked of the topic. Groups joined by "and"/"or" are each asked of the
-    topic ("the employer and the spouse of X"); otherwise one walks on from the one before:
-    those said before the topic nearest it first ("the phone number *of* the founder of X": the
-    founder, then her phone number), then those said after it in their order ("Where was the
-    author of X *born*?", "X's father's birthplace"). ``topic_at``: where the topic stands among
-    ``words`` (None: no topic in the part, the question's order)."""
-    if topic_at is None or len(spans) < 2:
+    for each, whether it is asked of the topic. Groups joined by "and"/"or" or by the topic named
+    again are each asked of the topic ("the employer and the spouse of X", "Where
+    was X born, where did X die"); otherwise one walks on from the one before: those said before
+    the topic nearest it first ("the phone number *of* the founder of X": the founder, then her
+    phone number), then those said after it in their order ("Where was the author of X *born*?",
+    "X's father's birthplace"). ``topic_at``: where the topic stands among ``words``, each time
+    it is named (none: no topic in the part, the question's order)."""
+    if not topic_at or len(spans) < 2:
         return [(k, True) for k in range(len(spans))]
     runs: list[list[int]] = []
     for k, span in enumerate(spans):
-        if runs and not CONJUNCTIONS & set(words[max(spans[runs[-1][-1]]) + 1 : min(span)]):
+        last = max(spans[runs[-1][-1]]) if runs else -1
+        between = set(words[last + 1 : min(span)])
+        again = runs and any(t <= min(spans[runs[-1][0]]) for t in topic_at)  # the run has had its topic
+        if runs and not between & CONJUNCTIONS and not (again and any(last < t <= min(span) for t in topic_at)):
             runs[-1].append(k)
         else:
             runs.append([k])
     out: list[tuple[int, bool]] = []
     for run in runs:
-        before = [k for k in run if min(spans[k]) < topic_at]
+        at = next((t for t in topic_at if t > min(spans[run[0]])), None)
+        before = [k for k in run if at is not None and min(spans[k]) < at]
         walk = before[::-1] + [k for k in run if k not in before]
         out += [(k, i == 0) for i, k in enumerate(walk)]
     return out
