@@ -293,6 +293,8 @@ def main() -> None:
         "perfumery",
         "clockmaking",
         "circus",
+        "library",
+        "alpine",
         "port",
     )
     sets = [
