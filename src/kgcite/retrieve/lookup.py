@@ -140,20 +140,23 @@ def _refers_back(text: str) -> bool:
     return any(w in PRONOUNS for w in normalize(text).split())
 
 
+def _one_end(triples: Sequence[Triple]) -> tuple[str | None, str] | None:
+    """The one (node id, value) a hop reached, or None: several. The id is None for a value no
+    node of the graph stands for (a father known only by his name)."""
+    ends = {(t.object_id, t.object_value) for t in triples}
+    return next(iter(ends)) if len(ends) == 1 else None
+
+
 def _one_entity(triples: Sequence[Triple]) -> Entity | None:
     """The one entity a part's answer is (a single entity value), or None."""
-    ends = {(t.object_id, t.object_value) for t in triples}
-    if len(ends) != 1:
-        return None
-    object_id, label = next(iter(ends))
-    return Entity(object_id, label) if object_id is not None else None
+    end = _one_end(triples)
+    return Entity(end[0], end[1]) if end is not None and end[0] is not None else None
 
 
 def _one_value(triples: Sequence[Triple]) -> str | None:
-    """The one value a hop reached that no node of the graph stands for (a father known only by
-    his name), or None."""
-    ends = {(t.object_id, t.object_value) for t in triples}
-    return next(iter(ends))[1] if len(ends) == 1 and next(iter(ends))[0] is None else None
+    """The one value a hop reached that no node stands for, or None."""
+    end = _one_end(triples)
+    return end[1] if end is not None and end[0] is None else None
 
 
 def _reached(triples: Sequence[Triple], start: Entity) -> str | None:
