@@ -23,6 +23,7 @@ from kgcite.retrieve.linking import EntityLinker
 from kgcite.retrieve.path_scorers import (
     GROUNDING_FILE,
     ZeroShotPathScorer,
+    graph_end_words,
     graph_examples,
     graph_kinds,
     grounding_scorer,
@@ -184,6 +185,7 @@ class Runtime:
             EmbeddingScorer(self.vectors),
             examples=graph_examples(self.kg),
             kinds=graph_kinds(self.kg),
+            end_words=graph_end_words(self.kg),
         )
         chooser = None
         if self.config.choose == "llm":

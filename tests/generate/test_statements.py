@@ -172,6 +172,20 @@ def test_a_sentence_states_the_value_the_judge_reads() -> None:
         ("where was Stephen Crane born?", "The graph does not say where Stephen Crane was born."),
         ("Who is Stephen Crane's spouse?", "The graph does not say who Stephen Crane's spouse is."),
         ("Who was the editor of Stephen Crane?", "The graph does not say who the editor of Stephen Crane was."),
+        # what a description of another thing was: its verb back before the participle
+        (
+            "Where was the mentor of Stephen Crane born?",
+            "The graph does not say where the mentor of Stephen Crane was born.",
+        ),
+        ("When was Stephen Crane's school founded?", "The graph does not say when Stephen Crane's school was founded."),
+        (
+            "Whom is the owner of Stephen Crane married to?",
+            "The graph does not say whom the owner of Stephen Crane is married to.",
+        ),
+        (
+            "When was the estate that makes Stephen Crane established?",
+            "The graph does not say when the estate that makes Stephen Crane was established.",
+        ),
         # a question word with its modifier, and a verb carried by "do"
         ("How tall is Stephen Crane?", "The graph does not say how tall Stephen Crane is."),
         ("How much does Stephen Crane earn?", "The graph does not say how much Stephen Crane earns."),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kgcite.models.embed import OnnxMiniLM
@@ -17,6 +19,7 @@ from kgcite.retrieve.path_scorers import (
 )
 from kgcite.retrieve.paths import Step
 from kgcite.retrieve.scoring import EmbeddingScorer
+from kgcite.text.lexicon import stem
 
 RELATIONS = ["written_by", "directed_by", "release_year", "in_language", "has_imdb_rating", "has_imdb_votes"]
 
@@ -242,3 +245,33 @@ def test_a_kind_named_by_what_a_name_starts_from_is_where_the_chain_ends() -> No
     assert list(bonus) == [scorer.kind_cost, 0.0, 0.0]
     assert scorer.names(q, to_label, every=True) and not scorer.names(q, (Step("producedBy"),), every=True)
     assert not scorer.kind_bonus("Who produced X?", [to_label]).any()  # no kind named: nothing added
+
+
+def test_what_the_ends_are_called_says_the_kind_they_are(tmp_path: Path) -> None:
+    """ "At what *clinic* …" ends on things a third of whose labels say so, or whose compound
+    relation names start from it (``hospital in``: hospitals); not on people nor towns."""
+    from kgcite.kg import EmbeddedStore
+    from kgcite.retrieve.path_scorers import graph_end_words
+
+    rows = [
+        ("Emil Haag", "patient of", "Dr Edda Lorne"),
+        ("Ivan Lutz", "patient of", "Dr Ines Morrow"),
+        ("Dr Edda Lorne", "practises at", "Riverside Clinic"),
+        ("Dr Ines Morrow", "practises at", "Northgate Infirmary"),
+        ("Riverside Clinic", "hospital in", "Darlow"),
+        ("Northgate Infirmary", "hospital in", "Pellham"),
+        ("Riverside Clinic", "chief physician", "Dr Lena Hoff"),
+    ]
+    graph = tmp_path / "hospital.tsv"
+    graph.write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    store = EmbeddedStore()
+    store.load(graph)
+    ends = graph_end_words(store)
+    practises, chief = Step("practises at"), Step("chief physician")
+    assert {stem("clinic"), stem("hospital")} <= ends(practises)  # a label's word; `hospital in`'s role
+    assert not {stem("clinic"), stem("hospital")} & ends(chief)
+    scorer = ZeroShotPathScorer(store.relations(), end_words=ends)
+    to_clinic, to_boss = (Step("patient of"), practises), (Step("patient of"), practises, chief)
+    q = "At what clinic can the physician of X be found?"
+    assert list(scorer.kind_bonus(q, [to_clinic, to_boss])) == [scorer.kind_cost, 0.0]
+    assert not scorer.kind_bonus("Who treats X?", [to_clinic]).any()

@@ -154,6 +154,21 @@ def test_what_a_name_with_no_facts_is_asked_is_a_gap_said_of_it() -> None:
     ]
 
 
+def test_what_is_asked_of_a_described_thing_is_never_the_topics_own_fact() -> None:
+    """ "Where was the mentor of Ann Lee born?": no relation is named by "mentor", and Ann Lee's own
+    birthplace is no answer: the part is unasked (the search may still walk to the mentor)."""
+    from kgcite.kg.model import Entity, Subgraph, Triple
+    from kgcite.retrieve.lookup import select
+
+    topic = Entity("Q1", "Ann Lee")
+    born = Triple("Q1", "Ann Lee", "place of birth", "Eldmoor")
+    for question in ("Where was the mentor of Ann Lee born?", "Where was Ann Lee's mentor born?"):
+        lookup = select(ANALYZER.analyse(question, ["Ann Lee"]), Subgraph((topic,), (born,)), [topic])
+        assert [type(i).__name__ for i in lookup.items] == ["Unasked"], question
+    lookup = select(ANALYZER.analyse("Where was Ann Lee born?", ["Ann Lee"]), Subgraph((topic,), (born,)), [topic])
+    assert [type(i).__name__ for i in lookup.items] == ["Facts"]
+
+
 def test_a_chain_the_lookup_cannot_walk_is_searched_for(planner: Planner) -> None:
     evidence = plan(planner, "In which city is the publisher of The Salt Orchard based?", "The Salt Orchard")
     assert isinstance(evidence, Chain) and evidence.result.best is not None

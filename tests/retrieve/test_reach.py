@@ -27,6 +27,11 @@ BEYOND = [
     # a preposition left hanging at the end
     "What nation is Saltmere City's home city in?",
     "What town is the hub of Marlow Skies near?",
+    # the subject of the participle the question ends on
+    "Where was Ivo Pell's mentor born?",
+    "Where was the mentor of Ivo Pell born?",
+    "When was Ivo Pell's school founded?",
+    "Where is the label of Low Tide Songs based?",
 ]
 
 ANY = [
@@ -48,8 +53,11 @@ ANY = [
     "What was the cause of death of Ivo Pell?",
     "what movies did Ivo Pell star in",
     "which movies was Ivo Pell the writer of",
-    # read by the lookup's walk, not left to this rule
-    "Where was Ivo Pell's mentor born?",
+    # the topic's own part or event, or the topic said whole
+    "Where was Ivo Pell's body buried?",
+    "When was Ivo Pell's career started?",
+    "Who was the mentor of Ivo Pell?",
+    "What was Ivo Pell's home city?",
 ]
 
 

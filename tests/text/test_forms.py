@@ -27,6 +27,11 @@ pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fa
         # ordinals, "more" without a comparison, a fact after "after": lookups
         ("Who was the first wife of Henry VIII?", "lookup", None),
         ("What is her first name?", "lookup", None),
+        (
+            "Who runs the theatre where Quiet Engines was first performed?",
+            "lookup",
+            None,
+        ),  # an adverb, not a comparison
         ("Tell me more about Stephen Crane", "lookup", None),
         ("Who did she marry after the war?", "lookup", None),
         ("Where was Stephen Crane born?", "lookup", None),

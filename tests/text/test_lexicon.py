@@ -83,3 +83,40 @@ def test_what_a_compound_name_starts_from() -> None:
 )
 def test_a_beginning_and_an_ending_are_contrary(asked: str, named: str, expected: bool) -> None:
     assert contrary(asked.split(), named.split()) is expected
+
+
+@pytest.mark.fast
+def test_a_role_names_its_relation_only_with_a_preposition_after_it() -> None:
+    from kgcite.text.lexicon import role_said
+
+    assert role_said("hospital in", ["which", "hospital", "in", "wexmoor"], 1)
+    assert role_said("ex:curatorOf", ["the", "curator", "at", "x"], 1)
+    # said alone, the role is the thing that has the relation: a hospital, not where one is
+    assert not role_said("hospital in", ["who", "leads", "the", "hospital", "where", "x", "works"], 3)
+    assert not role_said("hospital in", ["x", "s", "boss", "at", "the", "hospital"], 5)
+    assert not role_said("labelHeadquarters", ["the", "label", "of", "x"], 1)  # no preposition in the name
+    assert not role_said("a department of", ["share", "a", "department", "with", "x"], 2)
+    assert not role_said("hospital in", ["the", "hospital", "x", "works", "at"], 1)  # the topic ("x") is no noun
+    assert role_said("member_of", ["how", "many", "member", "theatres", "does", "x", "have"], 2)
+    assert not role_said("farm located in", ["which", "farms", "grow", "the", "hops"], 1)
+
+
+@pytest.mark.fast
+def test_the_one_in_charge_is_asked_by_what_they_do() -> None:
+    from kgcite.text.lexicon import name_forms
+
+    for relation in ("chief physician", "headTeacher", "mission_commander", "department head", "clubPresident"):
+        assert {"leads", "runs", "boss", "charge", "chairs"} <= set(name_forms(relation)), relation
+    # the leader word must be the name's head (or a first "chief"/"head"): a captain's hometown leads nothing
+    assert not set(name_forms("captain_hometown")) & {"leads", "runs"}
+    assert not set(name_forms("directed_by")) & {"leads", "runs"}
+
+
+@pytest.mark.fast
+def test_words_the_lexicon_ties_to_a_relation_of_their_own() -> None:
+    from kgcite.text.lexicon import claimed, participle, stems
+
+    assert claimed(stems("whom is X married to")) == {stems("married")[0]}
+    assert not claimed(stems("who trains X"))
+    assert all(participle(w) for w in ("born", "founded", "written", "built", "located"))
+    assert not any(participle(w) for w in ("home", "city", "in", "then"))

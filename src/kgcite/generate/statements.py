@@ -35,7 +35,7 @@ from kgcite.retrieve.evidence import (
     Unasked,
     grouped,
 )
-from kgcite.text.lexicon import PAST_OF, property_label
+from kgcite.text.lexicon import PAST_OF, participle, property_label
 from kgcite.text.values import join
 
 
@@ -106,6 +106,10 @@ def _as_stated(verb: str, aux: str) -> str:
     return verb
 
 
+#: Prepositions a question may end on after its participle ("Whom is X married *to*?").
+_HANGING = frozenset(["to", "in", "at", "by", "for", "with", "from", "on", "of"])
+
+
 def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     """The ``[NA]`` sentence for a part no relation of the graph names, without copying a request
     into it: "… does not say where Stephen Crane lived", "… whether Stephen Crane was married",
@@ -123,6 +127,19 @@ def unanswered_sentence(asked: str, subject: str | None = None) -> str:
     if subject and verb.lower() in _BE:
         if rest.lower().startswith(subject.lower() + " "):  # "was X born" → "X was born"
             return f"The graph does not say {lead} {subject} {verb.lower()} {rest[len(subject) + 1 :]}."
+        # the participle the question ends on, before any preposition it leaves hanging ("married to")
+        k = len(rest_words)
+        while k > 1 and rest_words[k - 1].lower() in _HANGING:
+            k -= 1
+        thing, last = rest_words[: k - 1], " ".join(rest_words[k - 1 :])
+        # after "what is", a last participle may be a relative clause's ("the garden that X founded")
+        relative = wh in ("what", "which", "who", "whom") and bool(
+            {w.lower() for w in thing} & {"that", "which", "who", "whom", "where"}
+        )
+        ends = participle(rest_words[k - 1].lower()) if rest_words else False
+        if wh and thing and not relative and ends and subject.lower() in " ".join(thing).lower():
+            # "where was the mentor of X born" → "where the mentor of X was born"
+            return f"The graph does not say {lead} {' '.join(thing)} {verb.lower()} {last}."
         if wh and (rest.lower() == subject.lower() or rest.lower().startswith(subject.lower() + "'s ")):
             return f"The graph does not say {lead} {rest} {verb.lower()}."  # "who is X's spouse" → "who X's spouse is"
         # "who is the mayor of X" → "who the mayor of X is"; "… of the garden that X belongs to is"

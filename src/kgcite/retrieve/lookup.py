@@ -18,7 +18,7 @@ from kgcite.kg.keys import property_key
 from kgcite.kg.model import Entity, Subgraph, Triple
 from kgcite.retrieve.evidence import Absent, Facts, Gap, Item, Lookup, Unasked
 from kgcite.retrieve.question import summary_relations
-from kgcite.retrieve.reach import asked_of_described, with_described
+from kgcite.retrieve.reach import answer_reach, asked_of_described, with_described
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.sides import Side, as_asked, asked_side, has_own_facts
 from kgcite.text.kinds import fits, name_kind
@@ -273,7 +273,18 @@ def select(
                 if part.wh in ("who", "whom") and len(found) == 1:
                     answer = _one_entity(found[0][2])
             mine = items[mark:]
-            if part.open and asked_of is not None:
+            if (
+                mine
+                and not past_thing
+                and asked_of is None
+                and all(isinstance(it, Facts) for it in mine)
+                and answer_reach(part.text, said) == "beyond"
+            ):
+                # "Where was the mentor of X born?" names only what is asked of the mentor: X's own
+                # birthplace is no answer, and a mentor no relation's name says is the search's
+                items[mark:] = [Unasked(part.text, current.label)]
+                answer = None
+            elif part.open and asked_of is not None:
                 # "What is the entry fee of the garden that X belongs to?" names no relation at all:
                 # a chain past the garden answers only as a chain past a described thing does
                 past = past or asked_of

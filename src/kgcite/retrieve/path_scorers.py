@@ -36,6 +36,8 @@ from kgcite.text.lexicon import (
     modifiers,
     property_label,
     question_phrases,
+    role_said,
+    stem,
 )
 
 
@@ -81,6 +83,7 @@ class Mention:
     relations: frozenset[str]
     optional: bool = False  # may be just another word of an earlier mention's name: need not be walked
     kind: bool = False  # says the answer's kind by what a compound name starts from (:func:`kind_mentions`)
+    thing: bool = False  # says what a compound name starts from, a thing on the way ("the *hospital* where X works")
 
 
 def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
@@ -121,11 +124,13 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         found.append((i, hit))
     # the answer's kind naming only what a compound name starts from ("What *label* …": label headquarters)
     kind = kind_words(question)
+    said = words(question)
     mentions = []
     for at, m in found:
-        unwalked = at in optional or (at in kind and all(p <= modifiers(r) for r, p in m.items()))
+        thing = all(p <= modifiers(r) for r, p in m.items()) and not any(role_said(r, said, at) for r in m)
+        unwalked = at in optional or thing
         says_kind = unwalked and at in kind and all(modifiers(r) for r in m)
-        mentions.append(Mention(at, frozenset(m), unwalked, says_kind))
+        mentions.append(Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind))
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -189,7 +194,7 @@ def spare_words(question: str, asked: Sequence[Mention]) -> int:
     tongue" is the mention's own phrase, not a word for another hop), and the answer's kind
     named by what a compound name starts from: "Which *label* is X's band on?" leaves "label"
     for the hop to the band's label (``signed to``)."""
-    return unexplained_words(question, asked, apart=True) + len(kind_mentions(asked))
+    return unexplained_words(question, asked, apart=True) + sum(m.kind or m.thing for m in asked)
 
 
 def kind_mentions(asked: Sequence[Mention]) -> list[Mention]:
@@ -304,6 +309,37 @@ def graph_kinds(store: KGStore, n: int = 200) -> Callable[[Step, str], bool]:
     return reaches
 
 
+def graph_end_words(store: KGStore, n: int = 200, share: float = 0.34) -> Callable[[Step], frozenset[str]]:
+    """What the things a step reaches are called, as stems: the role or first word of each
+    compound relation name they have (``hospital in``, ``labelHeadquarters``: hospitals,
+    labels), and the words at least ``share`` of their labels hold ("Riverside *Clinic*", "Carrow
+    *University*"). "At what *clinic* …" asks for one of them; looked up once per step."""
+
+    @functools.cache
+    def starts() -> dict[str, frozenset[str]]:  # on first use: a question with no kind asks nothing of the store
+        return {
+            r: frozenset(t.subject_id for t in store.match(relation=r, limit=n))
+            for r in store.relations()
+            if modifiers(r)
+        }
+
+    @functools.cache
+    def words_of(step: Step) -> frozenset[str]:
+        triples = store.match(relation=step.relation, limit=n)
+        ends = {(t.subject_id, t.subject_label) if step.inverse else (t.object_id, t.object_value) for t in triples}
+        ids = {e for e, _ in ends if e is not None}
+        out = {m for r, subjects in starts().items() if ids & subjects for m in modifiers(r)}
+        labels = [frozenset(content_stems(label)) for e, label in ends if e is not None and label]
+        counts: dict[str, int] = {}
+        for stems_ in labels:
+            for w in stems_:
+                counts[w] = counts.get(w, 0) + 1
+        out |= {w for w, c in counts.items() if c >= max(1.0, share * len(labels))}
+        return frozenset(out)
+
+    return words_of
+
+
 def chain_description(chain: Chain, examples: Callable[[Step], Sequence[str]] | None = None) -> str:
     """A chain as a text model reads it: its steps' names and directions, with a few values its
     last hop reaches when ``examples`` gives them ("has genre (e.g. Drama, Comedy)" is nearer
@@ -357,6 +393,10 @@ def time_valued(values: Sequence[str]) -> bool:
     return bool(values) and sum(bool(_TIME.match(v.strip())) for v in values) * 2 > len(values)
 
 
+#: Words after "which"/"what" that say no kind a label or a role could share.
+_NO_KIND = frozenset(["person", "peopl", "one", "thing", "kind", "type", "sort", "name", "year", "date", "day"])
+
+
 class ZeroShotPathScorer:
     """``F1(named relations, chain relations) + weight × cosine(question, chain) - length_cost × hops``.
 
@@ -379,13 +419,14 @@ class ZeroShotPathScorer:
         soft: bool = True,
         kinds: Callable[[Step, str], bool] | None = None,
         kind_cost: float = 0.3,  # what ending on the kind a question names is worth
+        end_words: Callable[[Step], frozenset[str]] | None = None,
     ) -> None:
         self.relations = tuple(relations)
         self._known = frozenset(self.relations)
         self.examples, self.type_cost, self.unnamed_cost = examples, type_cost, unnamed_cost
         self.embedding, self.weight, self.length_cost, self._threshold = embedding, weight, length_cost, threshold
         self.order_weight, self.soft = order_weight, soft
-        self.kinds, self.kind_cost = kinds, kind_cost
+        self.kinds, self.kind_cost, self.end_words = kinds, kind_cost, end_words
         self._read: dict[
             tuple[str, frozenset[str]], tuple[list[Mention], list[frozenset[str]]]
         ] = {}  # the beam asks 3 times
@@ -471,18 +512,23 @@ class ZeroShotPathScorer:
     def kind_bonus(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         """``kind_cost`` for each chain that ends on things of the kind the question asks for,
         where it names that kind by what a compound relation name starts from ("What *label* …":
-        things with a ``labelHeadquarters``): the word names the last hop's end, as a relation
-        word names a hop (:func:`kind_mentions`)."""
-        if self.kinds is None or not chains:
-            return np.zeros(len(chains), dtype=np.float32)
+        things with a ``labelHeadquarters``), or by what ``end_words`` says the ends are called
+        ("At what *clinic* …": Riverside Clinic): the word names the last hop's end, as a
+        relation word names a hop (:func:`kind_mentions`)."""
+        out = np.zeros(len(chains), dtype=np.float32)
+        if not chains:
+            return out
         named = [m.relations for m in kind_mentions(self.read(question)[0])]
-        if not named:
-            return np.zeros(len(chains), dtype=np.float32)
-        kinds = self.kinds
-        return np.array(
-            [self.kind_cost if any(kinds(c[-1], r) for rs in named for r in rs) else 0.0 for c in chains],
-            dtype=np.float32,
-        )
+        if named and self.kinds is not None:
+            kinds = self.kinds
+            out += [self.kind_cost if any(kinds(c[-1], r) for rs in named for r in rs) else 0.0 for c in chains]
+        said = words(question)
+        asked = {stem(said[i]) for i in kind_words(question)} - _NO_KIND
+        if asked and self.end_words is not None:
+            # "At what *clinic* …", "Which *observatory* …": the ends' labels or roles say the kind
+            ends = self.end_words
+            out = np.maximum(out, [self.kind_cost if c and asked & ends(c[-1]) else 0.0 for c in chains])
+        return out
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """Whether a word of the question names a relation the chain walks (not only its
@@ -494,7 +540,8 @@ class ZeroShotPathScorer:
         kind = int(bool(chain) and bool(self.kind_bonus(question, [chain]).any()))
         if every:
             named = matched_hops(chain, asked) + kind
-            return named > 0 and unnamed_hops(chain, asked) - kind <= unexplained_words(question, asked)
+            things = sum(m.thing for m in asked)  # "the *hospital* where X works" names the hop to it
+            return named > 0 and unnamed_hops(chain, asked) - kind <= unexplained_words(question, asked) + things
         return matched_hops(chain, asked) + kind > 0
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]], left: int = 0) -> float:

@@ -26,13 +26,15 @@ from kgcite.retrieve.base import Retrieval
 from kgcite.retrieve.derive import SHOWN, Deriver
 from kgcite.retrieve.evidence import Chain, Derivation, Evidence, Lacking, Lookup
 from kgcite.retrieve.lookup import MAX_LISTED, select
+from kgcite.retrieve.path_scorers import relation_words
 from kgcite.retrieve.paths import Chain as Hops
 from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.reach import asks_a_noun
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
+from kgcite.retrieve.scoring import _same, content_stems
 from kgcite.text.kinds import fits
-from kgcite.text.lexicon import PEERS, SHARING, AnswerKind, contrary, property_label
+from kgcite.text.lexicon import PEERS, SHARING, AnswerKind, claimed, contrary, participle, property_label
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
 
@@ -72,6 +74,16 @@ def chain_answers(
     if not fits(kind, answers):
         return False
     return not (standing_in and turns_back(chain, asked) and not asks_sharing(question))
+
+
+def asks_another(asked: str, hops: Hops) -> bool:
+    """Whether the words asked hold a participle the lexicon ties to a relation of its own
+    ("married" asks a spouse) that no hop's name says: "Whom is the founder of X married to?" is never answered by
+    her birthplace, however alike the model reads the two."""
+    # a participle ("married", "buried"): nouns ("home", "record") name kinds and parts too often
+    said = [w for w in normalize(asked).split() if participle(w)]
+    named = {w for s in hops for w in relation_words(s.relation)}
+    return any(not any(_same(w, n) for n in named) for w in claimed(content_stems(" ".join(said)), named))
 
 
 def wants_chain(reading: Reading, *, gaps: bool) -> bool:
@@ -268,10 +280,15 @@ class Planner:
             hops = max(1, len(groups))
             if self.asked_past(lookup.past, hops, result):
                 return True
-            if groups or len(result.best.chain) <= hops:
+            if groups or len(result.best.chain) <= hops or asks_another(lookup.past, result.best.chain):
                 return False  # a chain that stops at the thing does not say what is asked of it
             # naming no relation, a chain past the thing is answered as any such question is (below)
         if lookup.found:
+            if walks_on(reading) and lookup.steps and lookup.absent:
+                # "Where was X's mentor born?" walked `mentored by` to her, and the graph lacks her
+                # birthplace: a chain through a relation of X's the question does not name (her
+                # trainer) is no answer, however it scores
+                return len(result.best.chain) > 1 and property_key(result.best.chain[0].relation) in named
             return len(result.best.chain) > 1 and (walks_on(reading) or len(groups) < 2)
         # the lookup has only gaps: only a path a word of the question names may answer, not a
         # guess; where they name the relation the topic lacks, words must name every hop (the
@@ -294,6 +311,8 @@ class Planner:
             return False
         if contrary(asked.split(), (w for s in past for w in property_label(s.relation).lower().split())):
             return False  # "when did X die" is never X's birth year, however alike the model reads them
+        if asks_another(asked, past):
+            return False
         scorer, config = self.paths.scorer, self.config
         score = float(scorer.scores(asked, [past])[0])
         if score >= config.past_description:

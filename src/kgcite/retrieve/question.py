@@ -36,6 +36,7 @@ from kgcite.text.lexicon import (
     name_stems,
     opening_kind,
     question_phrases,
+    role_said,
     stem,
     stems,
 )
@@ -313,10 +314,12 @@ class QuestionAnalyzer:
                 | kind_match(words, r, kind)
             )
         }
-        # "Which *hospital* does X's doctor work in?": the kind asked is what `hospital in` starts from
-        said_kind = kind_positions(words)
+        # "Which *hospital* does X's doctor work in?", "Who leads the *hospital* where X works?": the
+        # role `hospital in` starts from, said without its "in", is a hospital, not where one is
         found = {
-            r: p for r, p in found.items() if not (p <= said_kind and all(word_stems[i] in modifiers(r) for i in p))
+            r: p
+            for r, p in found.items()
+            if not (all(word_stems[i] in modifiers(r) for i in p) and not any(role_said(r, words, i) for i in p))
         }
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
@@ -368,9 +371,10 @@ class QuestionAnalyzer:
         if best < self.min_similarity or best - second < self.min_margin:
             return part
         said = normalize(part.text).split()
-        if any(stem(said[i]) in modifiers(self.relations[int(order[0])]) for i in kind_positions(said)):
+        relation = self.relations[int(order[0])]
+        if any(stem(said[i]) in modifiers(relation) for i in kind_positions(said)):
             return part  # "What *label* put out X's artists?" asks for a label, not its headquarters
-        return replace(part, groups=((self.relations[int(order[0])],),), open=False)
+        return replace(part, groups=((relation,),), open=False)
 
 
 def walking_order(

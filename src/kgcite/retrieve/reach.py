@@ -25,6 +25,7 @@ from kgcite.text.lexicon import (
     SHARING,
     STOP,
     opening_kind,
+    participle,
     said_once,
 )
 
@@ -43,6 +44,8 @@ SAME_THING = frozenset(["name", "names", "title", "titles", "kind", "type", "sor
 HANGING = PREPOSITIONS | frozenset(["near", "inside", "behind", "beside", "within", "across", "over"])
 #: Imperatives that open a question ("*Name* the band that recorded X"): they govern nothing.
 OPENERS = FRAMING | frozenset(["name", "list", "identify"])
+#: Nouns for a part or an event of the topic itself ("Where was X's *body* buried?").
+OWN_PARTS = frozenset(["body", "remains", "ashes", "funeral", "career", "life", "grave", "birth", "death"])
 #: Words that say no relation nor anything asked ("*how* tall *is*", "*did* … *to* cook").
 _FUNCTION = STOP | QUESTION_WORDS | PREPOSITIONS | BE | DOER_AUXILIARIES | OPENERS
 
@@ -83,6 +86,18 @@ def answer_reach(text: str, mention: str) -> Reach:
     if before in DOER_AUXILIARIES and (after or (owned and last - end > 2)):
         return "beyond"
     if len(after) == 1 and after[0] in HANGING:
+        return "beyond"
+    # "Where was the mentor of X born?", "When was X's school founded?": the description is the
+    # subject of the participle the question ends on (an owned noun runs up to it)
+    ending = after if after else words[last - 1 : last] if owned and last - end > 2 else []
+    noun = words[end + 1 : last - (not after)] if owned else words[first + 1 : start - 1]
+    if (
+        before in BE
+        and ending
+        and participle(ending[0])
+        and all(w in HANGING for w in ending[1:])
+        and not set(noun) & OWN_PARTS
+    ):
         return "beyond"
     return "any"
 

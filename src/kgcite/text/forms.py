@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from kgcite.text.lexicon import participle
 from kgcite.text.values import MONTHS, normalize
 
 FormKind = Literal["lookup", "yesno", "count", "comparison", "superlative", "intersection"]
@@ -123,6 +124,8 @@ def find_order(words: list[str]) -> Order | None:
         before = words[i - 1] if i else ""
         if w in ("first", "last") and (before in _DETERMINERS or after in ("name", "names")):
             continue  # "the first person", "her first name": an ordinal, not a comparison
+        if w in ("first", "last") and participle(after):
+            continue  # "the theatre where X was first performed": when it began, not a comparison
         if w in ("before", "after") and words[0] not in _AUX:
             continue  # "Who did X marry after Y?" asks a fact; "Did X open before Y?" compares
         return order

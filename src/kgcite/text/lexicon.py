@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import takewhile
+from itertools import dropwhile, takewhile
 from typing import Literal
 
 from kgcite.kg.keys import property_key, relation_words
@@ -260,6 +260,15 @@ PAST_OF = {
     "send": "sent", "sing": "sang", "sit": "sat", "speak": "spoke", "spend": "spent", "take": "took",
     "teach": "taught", "tell": "told", "think": "thought", "wear": "wore", "win": "won", "write": "wrote",
 }  # fmt: skip
+#: Past participles without "-ed"/"-en" ("Where was the founder of X *born*?").
+PARTICIPLES = IRREGULAR_PAST | frozenset(PAST_OF.values()) | frozenset(["born", "found", "set", "shot", "run", "hit"])
+
+
+def participle(word: str) -> bool:
+    """A past participle a passive question ends on ("born", "founded", "written", "built")."""
+    return (len(word) > 4 and word.endswith(("ed", "en"))) or word in PARTICIPLES
+
+
 #: Events that begin something, and those that end it: the date of one never says when the other
 #: happened ("When did X die?" is not answered by X's birth year, nor "When did the circus go
 #: bankrupt?" by its founding year), though a model reads both as "a date of X".
@@ -283,6 +292,28 @@ def contrary(asked: Iterable[str], named: Iterable[str]) -> bool:
     )
 
 
+@cache
+def _claims() -> dict[str, frozenset[str]]:
+    """Each one-word paraphrase's stem → the shipped relations it asks."""
+    out: dict[str, set[str]] = {}
+    for key, said in LEXICON.items():
+        for p in (*said, *QUESTION_CUES.get(key, ()), key):
+            if " " not in p:
+                out.setdefault(stem(p), set()).add(key)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def claimed(word_stems: Iterable[str], named: Iterable[str] = ()) -> frozenset[str]:
+    """The stems among ``word_stems`` that the shipped lexicon says ask a relation of its own
+    ("married" asks a ``spouse``) that none of the ``named`` stems (a relation's words) asks too
+    ("established" and "founded" both ask ``inception``): a relation no word of theirs names is
+    not what they ask, however alike a model reads the two ("Whom is the founder of X married
+    to?" is never her birthplace)."""
+    claims = _claims()
+    near = frozenset().union(*(claims.get(n, frozenset()) for n in named))
+    return frozenset(w for w in word_stems if w in claims and not claims[w] & near)
+
+
 #: The person a "… by" relation names: "Who is the founder of X?" asks X's ``founded by``.
 AGENT_FORMS: dict[str, tuple[str, ...]] = {
     "founded": ("founder", "founders"),
@@ -294,6 +325,19 @@ AGENT_FORMS: dict[str, tuple[str, ...]] = {
     "owned": ("owner", "owners"),
     "discovered": ("discoverer",),
 }
+#: Words of a name for the one in charge of its subject (``chief physician``, ``headTeacher``,
+#: ``mission_commander``), and the words people ask for that one with: "Who *leads* the hospital
+#: where X works?", "Who is X's *boss*?", "Who is *in charge of* the cellar at X?".
+LEADERS = frozenset(
+    ["chief", "head", "director", "chair", "chairman", "chairwoman", "chairperson", "chaired", "leader", "led",
+     "president", "principal", "captain", "commander", "manager", "boss", "ceo", "executive", "headteacher",
+     "headmaster", "headmistress", "superintendent", "dean", "rector", "mayor", "warden"]
+)  # fmt: skip
+#: ("heads" is left out: a word beginning another one names it, and "*head*quartered" asks no leader)
+LEADING = ("lead", "leads", "led", "leader", "runs", "ran", "boss", "charge", "chairs", "chaired")
+#: The words people ask with for the head word of a name (its last content word; or a first
+#: "chief"/"head": ``chief physician``; not ``captain hometown``).
+HEAD_FORMS: dict[str, tuple[str, ...]] = dict.fromkeys(LEADERS, LEADING)
 #: The words people ask with for a word of a relation's name: "When was X born?" asks its
 #: birth date, "Where is X based?" its city of HQ. Keys are a name's words, values question words.
 WORD_FORMS: dict[str, tuple[str, ...]] = {
@@ -400,10 +444,14 @@ def name_forms(relation: str) -> tuple[str, ...]:
     """The words people ask with for a name of one content word (:data:`WORD_FORMS`): "started"
     for ``founded by``, "born" for ``birth date``. Kind words ("date", "city") are not content."""
     content = [w for w in property_key(relation).split() if w not in STOP and w not in KIND_MARKS]
+    heads = [*content[-1:], *(w for w in content[:1] if w in ("chief", "head"))]
+    leads = tuple(
+        dict.fromkeys(f for w in heads for f in HEAD_FORMS.get(w, ()))
+    )  # "Who runs X?": its ``chief physician``
     if len(content) != 1:
-        return ()
+        return leads
     agent = AGENT_FORMS.get(content[0], ()) if property_key(relation).endswith(" by") else ()
-    return WORD_FORMS.get(content[0], ()) + agent
+    return WORD_FORMS.get(content[0], ()) + agent + leads
 
 
 @cache
@@ -485,6 +533,27 @@ def modifiers(relation: str) -> frozenset[str]:
     if len(front) < 2 or front[-1] in GENERIC | KIND_MARKS or any(w.endswith(("ed", "ing")) for w in front[:-1]):
         return frozenset()
     return frozenset(stem(w) for w in front[:-1]) - {stem(front[-1])}
+
+
+def role_said(relation: str, said: Sequence[str], at: int) -> bool:
+    """Whether the role a name starts from is said at ``at`` with a preposition after it, as its
+    name has one ("a *hospital in* Wexmoor", "the *members of* X", "the *curator at* X"), or
+    before another noun ("*member* theatres"): then the words name the relation.
+    Said alone ("the *hospital* where X works", "*label*" of ``labelHeadquarters``) the role names
+    the thing that has the relation, not the relation."""
+    name = normalize(property_label(relation)).split()
+    tail = list(dropwhile(lambda w: w not in PREPOSITIONS, name))
+    role = [w for w in name[: len(name) - len(tail)] if w not in STOP]
+    after = said[at + 1] if at + 1 < len(said) else ""
+    if not tail or not after or len(role) != 1:
+        return False  # a compound's first word ("*farm* located in", "*label* headquarters") never names it
+    # "how many *member* theatres": the role said of another noun still names the relation
+    noun = after != "x" and after not in STOP | QUESTION_WORDS | PREPOSITIONS | BE | DOER_AUXILIARIES
+    return noun or after == tail[0] or (after in _PLACING and tail[0] in _PLACING)
+
+
+#: Prepositions that place a role in what it belongs to, one for another ("curator *at*"/"*of*").
+_PLACING = frozenset(["of", "at", "in", "for"])
 
 
 def _role_noun(word: str) -> bool:
