@@ -75,3 +75,14 @@ def test_only_values_of_the_kind_asked_answer() -> None:
 )
 def test_a_kind_named_relation_reads_as_its_event(relation: str, value: str, sentence: str) -> None:
     assert state("Marsh & Cole", relation, [value]) == sentence
+
+
+@pytest.mark.fast
+def test_a_name_that_says_no_kind_may_ask_what_a_kinded_one_does() -> None:
+    """A graph holding `birthPlace` and `born in` answers "Where was X born?" from either; a name
+    for whoever did it never asks the kind (`founded by` is no `year founded`)."""
+    from kgcite.text.kinds import says_the_same
+
+    assert says_the_same("birthPlace", "born in") and says_the_same("founding year", "founded")
+    assert not says_the_same("year founded", "founded by")
+    assert not says_the_same("birthPlace", "died in") and not says_the_same("birthPlace", "home city")

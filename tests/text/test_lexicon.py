@@ -120,3 +120,11 @@ def test_words_the_lexicon_ties_to_a_relation_of_their_own() -> None:
     assert not claimed(stems("who trains X"))
     assert all(participle(w) for w in ("born", "founded", "written", "built", "located"))
     assert not any(participle(w) for w in ("home", "city", "in", "then"))
+
+
+@pytest.mark.fast
+def test_a_short_verb_form_and_a_name_for_whoever_did_it() -> None:
+    from kgcite.text.lexicon import modifiers, name_forms
+
+    assert "runs" in name_forms("runBy")  # "Who runs X?" asks its ``runBy``
+    assert not modifiers("runBy") and not modifiers("led_by")  # a verb's "by", not a role's "in"

@@ -284,11 +284,14 @@ class Planner:
                 return False  # a chain that stops at the thing does not say what is asked of it
             # naming no relation, a chain past the thing is answered as any such question is (below)
         if lookup.found:
-            if walks_on(reading) and lookup.steps and lookup.absent:
+            walked_to_things = bool(lookup.steps) and all(fits("agent", [t.object_value]) for t in lookup.steps)
+            if walks_on(reading) and walked_to_things and lookup.absent:
                 # "Where was X's mentor born?" walked `mentored by` to her, and the graph lacks her
                 # birthplace: a chain through a relation of X's the question does not name (her
-                # trainer) is no answer, however it scores
-                return len(result.best.chain) > 1 and property_key(result.best.chain[0].relation) in named
+                # trainer), or with a hop no word is left for (the mentor's trainer), is no answer;
+                # a walk that ended on a value (a year read for "publisher") decides nothing
+                first = property_key(result.best.chain[0].relation)
+                return len(result.best.chain) > 1 and first in named and result.named_every
             return len(result.best.chain) > 1 and (walks_on(reading) or len(groups) < 2)
         # the lookup has only gaps: only a path a word of the question names may answer, not a
         # guess; where they name the relation the topic lacks, words must name every hop (the

@@ -21,7 +21,7 @@ from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 from kgcite.retrieve.reading import AskedPart, Reading
 from kgcite.text.forms import read_form
-from kgcite.text.kinds import kind_match, name_kind, wanted_kind
+from kgcite.text.kinds import kind_match, name_kind, says_the_same, wanted_kind
 from kgcite.text.lexicon import (
     CONJUNCTIONS,
     COUNTING,
@@ -329,14 +329,22 @@ class QuestionAnalyzer:
             # on the way, so where another relation is named by the same words, it is that one
             hop = {r: p for r, p in found.items() if r not in of_kind}
             of_kind = {r: p for r, p in of_kind.items() if not any(p & q for q in hop.values())} or of_kind
+        # … and a name that asks the same place without saying it is kept with it: a graph holding
+        # `birthPlace` and `born in` answers "Where was X born?" from either (a date or a number is
+        # never the value of a name that does not say so: `discovered` holds no year)
+        same = {
+            r: p
+            for r, p in found.items()
+            if kind == "place" and any(p & q and says_the_same(k, r) for k, q in of_kind.items())
+        }
         taken = frozenset().union(*of_kind.values()) if of_kind else frozenset()
-        found = {r: p for r, p in found.items() if r in of_kind or not p & taken}
+        found = {r: p for r, p in found.items() if r in of_kind or r in same or not p & taken}
         if len(found) > 1 and wh in _KINDS:
             other = [k for w, ks in _KINDS.items() if w != wh and w != "how" for k in ks]
             found = {r: p for r, p in found.items() if not any(k in property_key(r) for k in other)} or found
             by_name = {r: p for r, p in found.items() if any(k in property_key(r) for k in _KINDS[wh])}
             near = frozenset().union(*by_name.values()) if by_name else frozenset()
-            found = {r: p for r, p in found.items() if r in by_name or not p & near}
+            found = {r: p for r, p in found.items() if r in by_name or r in same or not p & near}
         elif len(found) > 1 and wh in ("who", "whom"):
             kinds = (*_KINDS["when"], *_KINDS["where"], *_KINDS["how"])
             people = {r: p for r, p in found.items() if not any(k in property_key(r) for k in kinds)}

@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from kgcite.kg.keys import relation_words
+from kgcite.kg.keys import property_key, relation_words
 from kgcite.text.forms import as_kind, quantity
-from kgcite.text.lexicon import KIND_MARKS, KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences
+from kgcite.text.lexicon import KIND_MARKS, KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences, stem
 from kgcite.text.values import normalize
 
 #: The wh-words and openings that want a kind: "how many pages" a quantity, "when" a date.
@@ -48,6 +48,19 @@ def name_kind(relation: str) -> AnswerKind:
         if words & marks:
             return kind
     return "any"
+
+
+@cache
+def says_the_same(kinded: str, other: str) -> bool:
+    """Whether ``other`` (a name that says no kind: ``born in``) asks what ``kinded`` does
+    (``birthPlace``): each of its words is a word of the other's, or a form people ask it with
+    ("born" for birth). A graph may hold both; "Where was X born?" asks either. A name for the
+    one who did it (``founded by``) never asks the kind (``year founded``)."""
+    words = [w for w in normalize(relation_words(other)).split() if w not in STOP and len(w) > 1]
+    if not words or name_kind(other) != "any" or property_key(other).endswith(" by"):
+        return False
+    core = {stem(f) for forms in core_words(kinded) for f in forms}
+    return bool(core) and all(stem(w) in core for w in words)
 
 
 @cache

@@ -261,7 +261,11 @@ PAST_OF = {
     "teach": "taught", "tell": "told", "think": "thought", "wear": "wore", "win": "won", "write": "wrote",
 }  # fmt: skip
 #: Past participles without "-ed"/"-en" ("Where was the founder of X *born*?").
-PARTICIPLES = IRREGULAR_PAST | frozenset(PAST_OF.values()) | frozenset(["born", "found", "set", "shot", "run", "hit"])
+PARTICIPLES = (
+    IRREGULAR_PAST
+    | frozenset(PAST_OF.values())
+    | frozenset(["born", "found", "set", "shot", "run", "hit", "seen", "known", "shown", "drawn", "grown", "flown"])
+)
 
 
 def participle(word: str) -> bool:
@@ -356,6 +360,7 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "born": ("birthplace", "come from", "comes from", "came from", "hometown"),
     "founding": ("founded", "started", "established", "set up", "formed"),
     "opened": ("open", "opening"),
+    "run": ("runs", "ran"),
     "page": ("pages", "long"),
     "pages": ("long",),
     "written": ("wrote",),
@@ -529,7 +534,8 @@ def modifiers(relation: str) -> frozenset[str]:
     head = list(takewhile(lambda w: w not in PREPOSITIONS, said))
     front = [w for w in head if w not in STOP]
     if len(front) == 1 and len(head) < len(said) and all(w in PREPOSITIONS for w in said[len(head) :]):
-        return frozenset([stem(front[0])]) if _role_noun(front[0]) else frozenset()
+        by = said[len(head) :] == ["by"]  # "run by", "led by": a verb's, whoever did it
+        return frozenset([stem(front[0])]) if _role_noun(front[0]) and not by else frozenset()
     if len(front) < 2 or front[-1] in GENERIC | KIND_MARKS or any(w.endswith(("ed", "ing")) for w in front[:-1]):
         return frozenset()
     return frozenset(stem(w) for w in front[:-1]) - {stem(front[-1])}
@@ -545,8 +551,12 @@ def role_said(relation: str, said: Sequence[str], at: int) -> bool:
     tail = list(dropwhile(lambda w: w not in PREPOSITIONS, name))
     role = [w for w in name[: len(name) - len(tail)] if w not in STOP]
     after = said[at + 1] if at + 1 < len(said) else ""
-    if not tail or not after or len(role) != 1:
+    if not tail or len(role) != 1:
         return False  # a compound's first word ("*farm* located in", "*label* headquarters") never names it
+    if said[at] not in (role[0], role[0] + "s", role[0] + "es"):
+        return True  # another word of the role's stem: "Who *edited* X?" asks ``editor_of``
+    if not after:
+        return False
     # "how many *member* theatres": the role said of another noun still names the relation
     noun = after != "x" and after not in STOP | QUESTION_WORDS | PREPOSITIONS | BE | DOER_AUXILIARIES
     return noun or after == tail[0] or (after in _PLACING and tail[0] in _PLACING)
