@@ -110,6 +110,7 @@ def test_the_one_in_charge_is_asked_by_what_they_do() -> None:
     # the leader word must be the name's head (or a first "chief"/"head"): a captain's hometown leads nothing
     assert not set(name_forms("captain_hometown")) & {"leads", "runs"}
     assert not set(name_forms("directed_by")) & {"leads", "runs"}
+    assert "runs" in name_forms("operated_by") and "runs" in name_forms("line operator")  # who runs it
 
 
 @pytest.mark.fast

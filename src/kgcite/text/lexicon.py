@@ -341,7 +341,11 @@ LEADERS = frozenset(
 LEADING = ("lead", "leads", "led", "leader", "runs", "ran", "boss", "charge", "chairs", "chaired")
 #: The words people ask with for the head word of a name (its last content word; or a first
 #: "chief"/"head": ``chief physician``; not ``captain hometown``).
-HEAD_FORMS: dict[str, tuple[str, ...]] = dict.fromkeys(LEADERS, LEADING)
+HEAD_FORMS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(LEADERS, LEADING),
+    "operator": ("runs", "ran"),  # "Which company runs the line?" asks its ``line operator``
+    "operated": ("runs", "ran"),
+}
 #: The words people ask with for a word of a relation's name: "When was X born?" asks its
 #: birth date, "Where is X based?" its city of HQ. Keys are a name's words, values question words.
 WORD_FORMS: dict[str, tuple[str, ...]] = {
