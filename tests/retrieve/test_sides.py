@@ -46,6 +46,9 @@ CASES = [
     ("Who is the father of Ida Varga?", "Ida Varga", "father", "subject"),
     ("What is the capital of France?", "France", "capital", "subject"),
     ("Who wrote the biography of Ida Varga?", "Ida Varga", "father", "either"),
+    # the other end of a role: "the doctor of X" is whom X is a patient of; "the patients of X" are X's
+    ("Who is the doctor of Ida Varga?", "Ida Varga", "patient of", "subject"),
+    ("Who are the patients of Ida Varga?", "Ida Varga", "patient of", "object"),
     # not said plainly: both ways stay
     ("Which club is Priya Halloran a member of?", "Priya Halloran", "member of", "either"),
     ("Where was Ida Varga born?", "Ida Varga", "bornIn", "either"),

@@ -129,3 +129,14 @@ def test_a_short_verb_form_and_a_name_for_whoever_did_it() -> None:
 
     assert "runs" in name_forms("runBy")  # "Who runs X?" asks its ``runBy``
     assert not modifiers("runBy") and not modifiers("led_by")  # a verb's "by", not a role's "in"
+
+
+@pytest.mark.fast
+def test_the_other_end_of_a_role_and_what_a_speciality_is_asked_by() -> None:
+    from kgcite.text.lexicon import counterpart, name_forms
+
+    assert {"doctor", "physician"} <= set(name_forms("patient of"))  # "X's doctor": X is a ``patient of`` her
+    assert counterpart("patient of", "doctor") and counterpart("patientOf", "physician")
+    assert not counterpart("patient of", "patients") and not counterpart("member of", "doctor")
+    assert {"field", "expert"} <= set(name_forms("medical speciality")) & set(name_forms("specialisesIn"))
+    assert "writer" in name_forms("theatre.play.playwright") and "produce" in name_forms("GROWN_AT")

@@ -30,6 +30,7 @@ from kgcite.text.lexicon import (
     FRAMING,
     GENERIC,
     KIND_WORDS,
+    PEER_SHARES,
     PLACEHOLDERS,
     SHARING,
     kind_positions,
@@ -93,6 +94,7 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
     doubles the mention nearest after it, unless its relations are named twice already: that
     relation is walked there and back."""
     tokens = question_tokens(question)
+    said = words(question)
     own = {r: relation_words(r) for r in relations}
     names = {r: content_stems(property_label(r)) for r in relations}
     found: list[tuple[int, dict[str, set[str]]]] = []  # (position, relation → the parts of its name it matched)
@@ -104,6 +106,9 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         hit = {
             r: {w for w in names[r] if _same(q, w)} or {"~"} for r, ws in own.items() if any(_same(q, w) for w in ws)
         }
+        if not hit and said[i] in PEER_SHARES:  # "X's classmates": what they share names the relation
+            shared = {stem(w) for w in PEER_SHARES[said[i]]}
+            hit = {r: {"~"} for r, ws in own.items() if any(_same(s, w) for s in shared for w in ws)}
         if not hit:
             continue
         if found and found[-1][0] == i - 1:  # adjacent: one mention, the relations both words fit
@@ -124,7 +129,6 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         found.append((i, hit))
     # the answer's kind naming only what a compound name starts from ("What *label* …": label headquarters)
     kind = kind_words(question)
-    said = words(question)
     mentions = []
     for at, m in found:
         thing = all(p <= modifiers(r) for r, p in m.items()) and not any(role_said(r, said, at) for r in m)

@@ -25,7 +25,7 @@ from kgcite.kg.model import Entity, Triple
 from kgcite.kg.namesakes import spoken
 from kgcite.kg.store import BatchReads, KGStore
 from kgcite.retrieve.linking import EntityLinker
-from kgcite.retrieve.reach import answer_reach, reaches, with_described
+from kgcite.retrieve.reach import answer_reach, reaches, walks_back, with_described
 from kgcite.retrieve.sides import goes_as_said
 from kgcite.retrieve.topics import find_topics
 from kgcite.text.lexicon import property_label
@@ -487,6 +487,10 @@ class PathReasoner:
             near = {s.relation for steps in self.walker.met for s in steps}
             final = list(walked)
             scored.update(zip(final, map(float, self.scorer.rescore(query, final, near)), strict=True))
+        if reach == "back":  # a peer word names the way back: X's named relation there and back is as good as there
+            for chain in [c for c in scored if len(c) == 2 and c[:1] in scored and walks_back(*c)]:
+                if self._named(query, chain[:1], every=True):
+                    scored[chain] = max(scored[chain], scored[chain[:1]])
         threshold = self.threshold
         ranked = tuple(ScoredChain(c, s) for c, s in sorted(scored.items(), key=lambda kv: -kv[1]))
         ranked_asked = [

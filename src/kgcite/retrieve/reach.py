@@ -30,7 +30,7 @@ from kgcite.text.lexicon import (
 )
 
 if TYPE_CHECKING:
-    from kgcite.retrieve.paths import Chain
+    from kgcite.retrieve.paths import Chain, Step
 
 #: How far the answer lies: past a description the topic is part of, back from what the topic
 #: shares with it, or anywhere.
@@ -64,17 +64,19 @@ def answer_reach(text: str, mention: str) -> Reach:
 
     "the film X" (X named by its kind), "What is the team X plays for?" (the description is the
     answer) and "the name of X's club" stay ``"any"``. "X's team-mates", "X's colleagues" are
-    ``"back"``: the people reached out along a relation of X's and back along it.
+    ``"back"`` (:func:`_peers`): the people reached out along a relation of X's and back along it.
     """
     found = said_once(text, mention)
     if found is None:
         return "any"
     words, start, end = found
-    if any(w in PEERS for w in words[end:]):
+    if _peers(words, start, end):
         return "back"
     span = _description(words, start, end)
     if span is None:
         return "any"
+    if "else" in words[:start]:
+        return "back"  # "What else did the writer of X write?": the writer's other works, not X
     first, last = span
     before = words[first - 1] if first > 0 else ""
     after = words[last:]
@@ -100,6 +102,17 @@ def answer_reach(text: str, mention: str) -> Reach:
     ):
         return "beyond"
     return "any"
+
+
+def _peers(words: Sequence[str], start: int, end: int) -> bool:
+    """Whether the question asks for what shares a value with the topic (X at ``start:end``):
+    "X's classmates", "the same school as X", "share a department with X"."""
+    before = words[start - 1] if start >= 1 else ""
+    return (
+        any(w in PEERS for w in words[end:])
+        or (before == "as" and "same" in words[: start - 1])
+        or (before == "with" and any(w in ("share", "shares", "shared") for w in words[: start - 1]))
+    )
 
 
 def asked_of_described(text: str, rest: Sequence[str], mention: str) -> str | None:
@@ -246,5 +259,10 @@ def reaches(chain: Chain, reach: Reach) -> bool:
     if reach == "beyond":
         return len(chain) >= 2
     if reach == "back":
-        return any(a.relation == b.relation and a.inverse != b.inverse for a, b in pairwise(chain))
+        return any(walks_back(a, b) for a, b in pairwise(chain))
     return True
+
+
+def walks_back(a: Step, b: Step) -> bool:
+    """Whether step ``b`` walks ``a``'s relation back (X → school, school → its other pupils)."""
+    return a.relation == b.relation and a.inverse != b.inverse

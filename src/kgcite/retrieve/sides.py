@@ -25,6 +25,7 @@ from kgcite.text.lexicon import (
     SHARING,
     STOP,
     SYMMETRIC,
+    counterpart,
     question_phrases,
     said_once,
     stem,
@@ -76,6 +77,8 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     if before >= 1 and ahead >= 0 and words[ahead] in SHARING:
         return "either"  # "the co-directors of X", "the same actor of X": X is no end of it
     if by and before >= 1 and words[before] == by and head_at(before - 1):
+        if counterpart(relation, words[before - 1]):
+            return "subject"  # "the doctor of X": X is the ``patient of`` her
         return "object"  # "the members of X", "boats designed by X", "Who reports to X?"
     if by and len(after) >= 2 and head_at(end) and after[1] == by:
         return "subject"  # "Who is X coached by?", "Who does X report to?"

@@ -243,13 +243,23 @@ IRREGULAR_PAST = frozenset(
 SYMMETRIC = frozenset(["married", "met", "dated", "divorced", "fought", "played", "knew", "befriended", "partnered"])
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.
-SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "co", "common", "together"])
+SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "else", "co", "common", "together"])
 #: Words that join two things asked of one topic ("the employer *and* the spouse of X"), where
 #: without them the second is asked of the first ("the spouse of the employer of X").
 CONJUNCTIONS = frozenset(["and", "or"])
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
 PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])
+#: What a peer noun says the topic shares with its peers, in words a relation's name may hold:
+#: "X's *classmates*" share the school X is ``enrolledAt``, not the doctor X is a ``patient of``.
+_SCHOOLING = ("school", "class", "enrolled", "enrolment", "attends", "attended", "pupil", "student", "studies")
+_WORKING = ("works", "work", "worked", "employer", "employed", "staff", "job", "department")
+PEER_SHARES: dict[str, tuple[str, ...]] = {
+    "classmates": _SCHOOLING,
+    "teammates": ("team", "club", "squad", "plays", "played"),
+    "bandmates": ("band", "group", "member"),
+    **dict.fromkeys(["colleague", "colleagues", "coworkers"], _WORKING),
+}
 #: Past tenses a question's verb after "did" may need ("Where did X *study*?" → "where X studied").
 PAST_OF = {
     "become": "became", "begin": "began", "build": "built", "buy": "bought", "come": "came", "do": "did",
@@ -328,6 +338,7 @@ AGENT_FORMS: dict[str, tuple[str, ...]] = {
     "built": ("builder", "maker"),
     "owned": ("owner", "owners"),
     "discovered": ("discoverer",),
+    "performed": ("performer", "performers", "artist", "artists"),
 }
 #: Words of a name for the one in charge of its subject (``chief physician``, ``headTeacher``,
 #: ``mission_commander``), and the words people ask for that one with: "Who *leads* the hospital
@@ -345,6 +356,8 @@ HEAD_FORMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(LEADERS, LEADING),
     "operator": ("runs", "ran"),  # "Which company runs the line?" asks its ``line operator``
     "operated": ("runs", "ran"),
+    # "What field is X trained in?", "Which subject is X an expert in?": her ``medical speciality``
+    **dict.fromkeys(["speciality", "specialty", "specialises", "specializes"], ("field", "expert", "expertise")),
 }
 #: The words people ask with for a word of a relation's name: "When was X born?" asks its
 #: birth date, "Where is X based?" its city of HQ. Keys are a name's words, values question words.
@@ -365,11 +378,16 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "founding": ("founded", "started", "established", "set up", "formed"),
     "opened": ("open", "opening"),
     "run": ("runs", "ran"),
+    "performed": ("played",),
+    "grown": ("grow", "grows", "produce", "produces", "produced"),
+    "playwright": ("writer", "writers", "wrote", "write", "written"),
     "page": ("pages", "long"),
     "pages": ("long",),
     "written": ("wrote",),
     "editor": ("edited", "edits"),
     "member": ("belong", "belongs", "belonged", "part of", "members"),
+    "practises": ("works", "work", "worked"),  # a doctor ``practises at`` the hospital she works at
+    "practices": ("works", "work", "worked"),
     "won": ("award", "awards", "prize", "prizes", "awarded"),
     "award": ("won", "awarded", "prize"),
     "population": ("people", "inhabitants", "live", "lives", "residents"),
@@ -378,6 +396,26 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "length": ("long",),
     "aperture": ("wide", "diameter"),
 }
+
+#: Words for the other end of a relation its subject's role names: X is a ``patient of`` her
+#: *doctor*, an ``apprentice of`` his *master*. They ask the relation from the subject's side
+#: ("X's doctor", "the physician of X"), where the role's own word asks it from the object's
+#: ("the patients of Dr Y").
+COUNTERPARTS: dict[str, tuple[str, ...]] = {
+    "patient": ("doctor", "doctors", "physician", "physicians", "gp", "surgeon"),
+    "pupil": ("teacher", "teachers", "tutor"),
+    "apprentice": ("master", "teacher"),
+    "trainee": ("trainer", "mentor"),
+    "client": ("lawyer", "solicitor", "advisor", "adviser"),
+}
+
+
+def counterpart(relation: str, word: str) -> bool:
+    """Whether ``word`` names the other end of a relation its subject's role names: "doctor"
+    for ``patient of`` (:data:`COUNTERPARTS`)."""
+    content = [w for w in property_key(relation).split() if w not in STOP and w not in KIND_MARKS]
+    return len(content) == 1 and word in COUNTERPARTS.get(content[0], ())
+
 
 #: Question words that ask for a relation without naming it (the question side of the lexicon):
 #: "Who were X's kids?" asks ``child``. Read by the question analyser and the path scorer alike.
@@ -460,7 +498,7 @@ def name_forms(relation: str) -> tuple[str, ...]:
     if len(content) != 1:
         return leads
     agent = AGENT_FORMS.get(content[0], ()) if property_key(relation).endswith(" by") else ()
-    return WORD_FORMS.get(content[0], ()) + agent + leads
+    return WORD_FORMS.get(content[0], ()) + agent + leads + COUNTERPARTS.get(content[0], ())
 
 
 @cache
