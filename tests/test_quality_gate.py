@@ -19,7 +19,8 @@ the spouse of X" asks both of X; "Where was the mentor of X born?" is never X's 
 married to?" is never answered by the owner's birthplace; a graph holding both `born in` and
 `birthPlace` answers "Where was X born?" from either; "X's doctor" is whom X is a `patient of`;
 "X's classmates", "the same school as X", "share a department with X" and "What else did the
-writer of X write?" walk out and back, but co-patients are no classmates). Derived questions
+writer of X write?" walk out and back, but co-patients are no classmates; "wine" is no
+"winemaker" and "company" no "come from"). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kgcite.retrieve.scoring import distinctive_overlap
+from kgcite.retrieve.scoring import _same, distinctive_overlap
+from kgcite.text.lexicon import stem
 
 pytestmark = pytest.mark.fast
 
@@ -29,3 +30,20 @@ def test_names_in_the_question_do_not_pick_the_sentence_that_spells_them_out() -
     assert scores[2] > scores[0] == scores[1] == 0
     assert distinctive_overlap("Who?", parts) == [0.0, 0.0, 0.0]
     assert distinctive_overlap("Who was Crane's father?", []) == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("baker", "bakery", True),  # an ending the stemmer left
+        ("graduate", "graduated", True),
+        ("brewmaster", "brewer", True),  # a compound whose first word is the other
+        ("screenwriter", "writer", True),
+        ("lawyers", "law", False),  # a short stem beginning another word
+        ("county", "count", False),
+        ("runtime", "running", False),
+        ("airport", "air", False),
+    ],
+)
+def test_a_stem_begins_a_word_of_its_own_only_with_an_ending_after_it(a: str, b: str, same: bool) -> None:
+    assert _same(stem(a), stem(b)) is same

@@ -138,5 +138,7 @@ def test_the_other_end_of_a_role_and_what_a_speciality_is_asked_by() -> None:
     assert {"doctor", "physician"} <= set(name_forms("patient of"))  # "X's doctor": X is a ``patient of`` her
     assert counterpart("patient of", "doctor") and counterpart("patientOf", "physician")
     assert not counterpart("patient of", "patients") and not counterpart("member of", "doctor")
+    assert not counterpart("client", "lawyer")  # a case's ``client``: no role of its subject's
     assert {"field", "expert"} <= set(name_forms("medical speciality")) & set(name_forms("specialisesIn"))
     assert "writer" in name_forms("theatre.play.playwright") and "produce" in name_forms("GROWN_AT")
+    assert "running" in name_forms("runtime_minutes")  # a unit says what kind, not what about

@@ -104,10 +104,25 @@ def content_stems(text: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in words(text) if w not in STOP_WORDS)
 
 
+#: What may follow a short stem (up to ``_SHORT`` letters) that begins a longer one, for both to
+#: be one word: an ending the stemmer left ("bake" / "bakeri", "gradu" / "graduat"), not another
+#: word ("law" is no "lawyer", "count" no "county", "run" no "runtime", "air" no "airport"); a
+#: stem of four letters or more may begin a compound ("brew" / "brewmaster").
+_ENDINGS = frozenset(["s", "e", "d", "t", "es", "ed", "at", "an", "est", "ent", "eri", "ion", "tion", "iti", "ship"])
+_SHORT = 5
+
+
 def _same(a: str, b: str) -> bool:
-    """Stems match when equal, one begins the other, or one ends a compound (``screenwrit``)."""
+    """Stems match when equal, one begins the other (a short one only with an ending after it:
+    :data:`_ENDINGS`), or one ends a compound (``screenwrit``)."""
     short, long = sorted((a, b), key=len)
-    return short == long or (len(short) >= 3 and long.startswith(short)) or (len(short) >= 4 and long.endswith(short))
+    if short == long:
+        return True
+    if len(short) >= 3 and long.startswith(short):
+        rest = long[len(short) :]
+        # a compound of two words ("brew|master", "head|office" as "head|quarters") still matches
+        return len(short) > _SHORT or rest in _ENDINGS or (len(short) >= 4 and len(rest) >= 4)
+    return len(short) >= 4 and long.endswith(short)
 
 
 def coverage(text: str, question_stems: Sequence[str]) -> float:

@@ -215,6 +215,10 @@ KIND_WORDS: dict[AnswerKind, frozenset[str]] = {
 }
 #: Every kind word: what is left of a relation's name without them is what it is about.
 KIND_MARKS = frozenset().union(*KIND_WORDS.values())
+#: Units of time a duration's name may end in (``runtime_minutes``): what it is about is the
+#: rest. (Lengths stay: ``length_m`` and ``route.length_km`` in one graph are a boat's and a
+#: route's, and "long" would name both.)
+UNITS = frozenset(["minutes", "mins", "hours", "seconds"])
 
 #: How an event noun of a date's name is said of its subject: ``birth date`` → "X was born on …".
 EVENT_VERBS: dict[str, str] = {
@@ -378,6 +382,7 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "founding": ("founded", "started", "established", "set up", "formed"),
     "opened": ("open", "opening"),
     "run": ("runs", "ran"),
+    "runtime": ("running", "lasts", "last"),  # "the running time of X": its ``runtime``
     "performed": ("played",),
     "grown": ("grow", "grows", "produce", "produces", "produced"),
     "playwright": ("writer", "writers", "wrote", "write", "written"),
@@ -410,11 +415,17 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def counterparts(relation: str) -> tuple[str, ...]:
+    """The words for the other end of a relation named "<role> of" by its subject's role:
+    "doctor" for ``patient of`` (:data:`COUNTERPARTS`); none for ``client`` (X's client)."""
+    key = property_key(relation).split()
+    content = [w for w in key if w not in STOP and w not in KIND_MARKS]
+    return COUNTERPARTS.get(content[0], ()) if len(content) == 1 and key[-1] == "of" else ()
+
+
 def counterpart(relation: str, word: str) -> bool:
-    """Whether ``word`` names the other end of a relation its subject's role names: "doctor"
-    for ``patient of`` (:data:`COUNTERPARTS`)."""
-    content = [w for w in property_key(relation).split() if w not in STOP and w not in KIND_MARKS]
-    return len(content) == 1 and word in COUNTERPARTS.get(content[0], ())
+    """Whether ``word`` names the other end of ``relation`` (:func:`counterparts`)."""
+    return word in counterparts(relation)
 
 
 #: Question words that ask for a relation without naming it (the question side of the lexicon):
@@ -490,7 +501,7 @@ def question_phrases(relation: str) -> tuple[str, ...]:
 def name_forms(relation: str) -> tuple[str, ...]:
     """The words people ask with for a name of one content word (:data:`WORD_FORMS`): "started"
     for ``founded by``, "born" for ``birth date``. Kind words ("date", "city") are not content."""
-    content = [w for w in property_key(relation).split() if w not in STOP and w not in KIND_MARKS]
+    content = [w for w in property_key(relation).split() if w not in STOP | KIND_MARKS | UNITS]
     heads = [*content[-1:], *(w for w in content[:1] if w in ("chief", "head"))]
     leads = tuple(
         dict.fromkeys(f for w in heads for f in HEAD_FORMS.get(w, ()))
@@ -498,7 +509,7 @@ def name_forms(relation: str) -> tuple[str, ...]:
     if len(content) != 1:
         return leads
     agent = AGENT_FORMS.get(content[0], ()) if property_key(relation).endswith(" by") else ()
-    return WORD_FORMS.get(content[0], ()) + agent + leads + COUNTERPARTS.get(content[0], ())
+    return WORD_FORMS.get(content[0], ()) + agent + leads + counterparts(relation)
 
 
 @cache
