@@ -27,7 +27,8 @@ word were frozen), archaeology, newsroom and garden (the same way, after the rul
 answer past a description and a relation named by what its subject did were frozen), brewery,
 observatory and ferry (the same way, after a retrained model was measured and not shipped),
 perfumery, clockmaking and circus (the same way, after the rules reading what a question asks of a
-described thing with a verb were frozen), all with
+described thing with a verb were frozen), library and alpine, brigade, cycling and bakery,
+vetnetwork, lawfirm and skiresort (the same way, each measured once, development sets since), all with
 2-hop questions in words that are not the relations' names; port
 (held out from the zero-shot scorer), lab (a development set), and questions generated from
 BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
@@ -295,6 +296,12 @@ def main() -> None:
         "circus",
         "library",
         "alpine",
+        "brigade",
+        "cycling",
+        "bakery",
+        "vetnetwork",
+        "lawfirm",
+        "skiresort",
         "port",
     )
     sets = [
