@@ -139,6 +139,19 @@ def test_ask_with_the_topic_linking_finds_gives_the_same_answer(question: str, t
     assert topic in a["linked"] or any(topic == c[0] for c in a["citations"])
 
 
+def test_a_missing_fact_of_a_described_thing_is_never_said_missing_of_the_topic() -> None:
+    """ "Where was Ziggy's vet born?", the vet's birthplace missing: the [NA] is not "where Ziggy
+    was born" (a new user's graph: `tests/data/vet_network.tsv`); Biscuit's vet's is answered."""
+    graph = DATA / "vet_network.tsv"
+    res = kgcite("ask", "--json", "--kg", str(graph), "Where was Ziggy's vet born?")
+    assert res.returncode == 0, res.stderr[-1000:]
+    out = json.loads(res.stdout)
+    assert "[NA]" in out["answer"] and "where Ziggy was born" not in out["answer"], out["answer"]
+    assert not [a for a in out.get("absent", []) if a[0] == "Ziggy"], out.get("absent")
+    res = kgcite("ask", "--json", "--kg", str(graph), "Where was Biscuit's vet born?")
+    assert res.returncode == 0 and "Port Merrow" in json.loads(res.stdout)["predicted"], res.stdout[-1000:]
+
+
 def test_an_unknown_topic_is_a_one_line_error() -> None:
     res = kgcite("ask", "--topic", "Q-not-there", "Who was his father?")
     assert res.returncode == 2

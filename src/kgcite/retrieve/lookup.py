@@ -277,12 +277,15 @@ def select(
                 mine
                 and not past_thing
                 and asked_of is None
-                and all(isinstance(it, Facts) for it in mine)
+                and all(isinstance(it, Facts) or (isinstance(it, Gap) and it.subject_id == current.id) for it in mine)
                 and answer_reach(part.text, said) == "beyond"
             ):
                 # "Where was the mentor of X born?" names only what is asked of the mentor: X's own
-                # birthplace is no answer, and a mentor no relation's name says is the search's
+                # birthplace is no answer, nor is its absence (the [NA] is the mentor's), and a
+                # mentor no relation's name says is the search's
                 items[mark:] = [Unasked(part.text, current.label)]
+                gaps = {(it.subject_id, it.relation) for it in mine if isinstance(it, Gap)}
+                absent = [a for a in absent if a not in gaps]
                 answer = None
             elif part.open and asked_of is not None:
                 # "What is the entry fee of the garden that X belongs to?" names no relation at all:

@@ -105,7 +105,7 @@ def content_stems(text: str) -> tuple[str, ...]:
 
 
 #: What may follow a short stem (up to ``_SHORT`` letters) that begins a longer one, for both to
-#: be one word: an ending the stemmer left ("bake" / "bakeri", "gradu" / "graduat"), not another
+#: be one word: an ending the stemmer left ("baker" / "bakery", "gradu" / "graduat"), not another
 #: word ("law" is no "lawyer", "count" no "county", "run" no "runtime", "air" no "airport"); a
 #: stem of four letters or more may begin a compound ("brew" / "brewmaster").
 _ENDINGS = frozenset(["s", "e", "d", "t", "es", "ed", "at", "an", "est", "ent", "eri", "ion", "tion", "iti", "ship"])
