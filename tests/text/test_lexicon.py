@@ -142,3 +142,4 @@ def test_the_other_end_of_a_role_and_what_a_speciality_is_asked_by() -> None:
     assert {"field", "expert"} <= set(name_forms("medical speciality")) & set(name_forms("specialisesIn"))
     assert "writer" in name_forms("theatre.play.playwright") and "produce" in name_forms("GROWN_AT")
     assert "running" in name_forms("runtime_minutes")  # a unit says what kind, not what about
+    assert "studied" in name_forms("graduatedFrom")  # "Where did X study?"

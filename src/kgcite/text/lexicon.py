@@ -391,6 +391,7 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "written": ("wrote",),
     "editor": ("edited", "edits"),
     "member": ("belong", "belongs", "belonged", "part of", "members"),
+    "graduated": ("study", "studied", "studies", "educated", "alumni", "alumnus"),  # ``graduatedFrom``
     "practises": ("works", "work", "worked"),  # a doctor ``practises at`` the hospital she works at
     "practices": ("works", "work", "worked"),
     "won": ("award", "awards", "prize", "prizes", "awarded"),
