@@ -29,7 +29,7 @@ from kgcite.retrieve.lookup import MAX_LISTED, select
 from kgcite.retrieve.path_scorers import relation_words
 from kgcite.retrieve.paths import Chain as Hops
 from kgcite.retrieve.paths import PathReasoner, PathResult
-from kgcite.retrieve.reach import asks_a_noun
+from kgcite.retrieve.reach import asks_a_noun, walks_back
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import _same, content_stems
@@ -45,10 +45,7 @@ def turns_back(chain: Hops, asked: AbstractSet[str] = frozenset()) -> bool:
     """Whether the chain walks a relation the question does not name and then walks it back
     (X → publisher → X's siblings); ``asked``: the named relations' keys ("the films starred by
     X's actors" names the relation it turns back on)."""
-    return any(
-        a.relation == b.relation and a.inverse != b.inverse and property_key(a.relation) not in asked
-        for a, b in pairwise(chain)
-    )
+    return any(walks_back(a, b) and property_key(a.relation) not in asked for a, b in pairwise(chain))
 
 
 def asks_sharing(question: str) -> bool:

@@ -22,6 +22,7 @@ from kgcite.text.lexicon import (
     PEERS,
     PREPOSITIONS,
     QUESTION_WORDS,
+    SHARE_VERBS,
     SHARING,
     STOP,
     opening_kind,
@@ -111,7 +112,7 @@ def _peers(words: Sequence[str], start: int, end: int) -> bool:
     return (
         any(w in PEERS for w in words[end:])
         or (before == "as" and "same" in words[: start - 1])
-        or (before == "with" and any(w in ("share", "shares", "shared") for w in words[: start - 1]))
+        or (before == "with" and any(w in SHARE_VERBS for w in words[: start - 1]))
     )
 
 

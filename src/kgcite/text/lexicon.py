@@ -248,6 +248,8 @@ SYMMETRIC = frozenset(["married", "met", "dated", "divorced", "fought", "played"
 #: Words saying that the answer shares a value with the topic ("films that share directors
 #: with X"): the named relation is walked there and back.
 SHARING = frozenset(["share", "shares", "shared", "same", "also", "other", "else", "co", "common", "together"])
+#: The verb of sharing ("Which researchers *share* a department with X?").
+SHARE_VERBS = frozenset(["share", "shares", "shared"])
 #: Words that join two things asked of one topic ("the employer *and* the spouse of X"), where
 #: without them the second is asked of the first ("the spouse of the employer of X").
 CONJUNCTIONS = frozenset(["and", "or"])
@@ -416,12 +418,17 @@ COUNTERPARTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _about(relation: str) -> list[str]:
+    """The words of a name that say what it is about: not function words, kind words ("date",
+    "city") or units of time (``runtime_minutes``)."""
+    return [w for w in property_key(relation).split() if w not in STOP | KIND_MARKS | UNITS]
+
+
 def counterparts(relation: str) -> tuple[str, ...]:
     """The words for the other end of a relation named "<role> of" by its subject's role:
     "doctor" for ``patient of`` (:data:`COUNTERPARTS`); none for ``client`` (X's client)."""
-    key = property_key(relation).split()
-    content = [w for w in key if w not in STOP and w not in KIND_MARKS]
-    return COUNTERPARTS.get(content[0], ()) if len(content) == 1 and key[-1] == "of" else ()
+    content = _about(relation)
+    return COUNTERPARTS.get(content[0], ()) if len(content) == 1 and property_key(relation).endswith(" of") else ()
 
 
 def counterpart(relation: str, word: str) -> bool:
@@ -502,7 +509,7 @@ def question_phrases(relation: str) -> tuple[str, ...]:
 def name_forms(relation: str) -> tuple[str, ...]:
     """The words people ask with for a name of one content word (:data:`WORD_FORMS`): "started"
     for ``founded by``, "born" for ``birth date``. Kind words ("date", "city") are not content."""
-    content = [w for w in property_key(relation).split() if w not in STOP | KIND_MARKS | UNITS]
+    content = _about(relation)
     heads = [*content[-1:], *(w for w in content[:1] if w in ("chief", "head"))]
     leads = tuple(
         dict.fromkeys(f for w in heads for f in HEAD_FORMS.get(w, ()))
