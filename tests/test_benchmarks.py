@@ -42,7 +42,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
                 "paths, grounding model",
                 "paths, zero-shot",
                 "ToG-E top path (baseline)",
-                "football graph (held out)",
+                "football graph (development)",
                 "paths, grounding model, Virtuoso",
                 "requests/q",
                 "same order",

@@ -31,6 +31,13 @@ pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fa
         ("DISCOVERY_DATE", "discovery date"),
         ("HQCity", "HQ city"),
         ("ISBN", "ISBN"),
+        # short forms people write are read as their words; a dotted path by its last part
+        ("built_yr", "built year"),
+        ("est_year", "established year"),
+        ("DOB", "date of birth"),
+        ("pos", "position"),
+        ("arena.capacity", "capacity"),
+        ("obj.count", "count"),
     ],
 )
 def test_relation_ids_read_as_words(relation: str, label: str) -> None:

@@ -26,6 +26,60 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})")
 _PREFIXED = re.compile(r"[A-Za-z][\w-]*:[^/:]+")
 
 
+#: Short forms people write in relation names, read as the words they stand for (``built_yr`` is
+#: "built year", ``dob`` "date of birth"): only those a relation name rarely means otherwise.
+ABBREVIATIONS: dict[str, str] = {
+    "yr": "year",
+    "yrs": "years",
+    "est": "established",
+    "estd": "established",
+    "dob": "date of birth",
+    "dod": "date of death",
+    "pob": "place of birth",
+    "bday": "birthday",
+    "pos": "position",
+    "qty": "quantity",
+    "amt": "amount",
+    "num": "number",
+    "cnt": "count",
+    "pct": "percentage",
+    "pop": "population",
+    "dept": "department",
+    "org": "organisation",
+    "mgr": "manager",
+    "mgmt": "management",
+    "admin": "administrator",
+    "asst": "assistant",
+    "capt": "captain",
+    "pres": "president",
+    "vp": "vice president",
+    "addr": "address",
+    "tel": "telephone",
+    "lang": "language",
+    "ctry": "country",
+    "cntry": "country",
+    "loc": "location",
+    "elev": "elevation",
+    "ht": "height",
+    "wt": "weight",
+    "len": "length",
+    "dur": "duration",
+    "cap": "capacity",
+    "desc": "description",
+    "univ": "university",
+    "inst": "institution",
+    "assoc": "association",
+    "govt": "government",
+    "mfr": "manufacturer",
+    "obj": "object",
+    "coll": "collection",
+    "avg": "average",
+    "max": "maximum",
+    "natl": "national",
+    "intl": "international",
+}
+
+
 @cache
 def relation_words(relation: str) -> str:
     """A relation's name as the words a person reads: the one reader of identifiers, on every
@@ -36,7 +90,8 @@ def relation_words(relation: str) -> str:
     ``http://ex.org/bornIn`` and ``schema:birthDate`` by their local name, dotted and Freebase
     paths (``people.person.place_of_birth``, ``__people__person__place_of_birth``) by their last
     part. A name with spaces is a label already and keeps its words (``_`` read as a space).
-    Acronyms inside a name keep their case; a name all in capitals is read in lower case."""
+    Acronyms inside a name keep their case; a name all in capitals is read in lower case; a short
+    form a person writes (:data:`ABBREVIATIONS`: ``est_year``, ``dob``) is read as its words."""
     name = relation.strip()
     if " " not in name:
         if "://" in name or name.startswith("urn:"):
@@ -49,7 +104,7 @@ def relation_words(relation: str) -> str:
         words = [w for w in _CAMEL.sub(" ", name.replace("_", " ").replace("-", " ")).split() if w]
         shouting = len(words) > 1 and all(w.isupper() for w in words if w.isalpha())
         name = " ".join(w.lower() if shouting or w[1:].islower() else w for w in words)
-    return " ".join(name.replace("_", " ").split()) or relation
+    return " ".join(ABBREVIATIONS.get(w.casefold(), w) for w in name.replace("_", " ").split()) or relation
 
 
 @cache

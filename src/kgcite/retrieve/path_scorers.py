@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kgcite.kg.keys import property_key
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
@@ -30,6 +31,7 @@ from kgcite.text.lexicon import (
     FRAMING,
     GENERIC,
     KIND_WORDS,
+    LOCATING,
     PEER_SHARES,
     PLACEHOLDERS,
     SHARING,
@@ -185,6 +187,24 @@ def soft_mentions(
             found.append(Mention(i, frozenset(rels), says_kind, says_kind))
             named |= rels
     return found
+
+
+def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool:
+    """Whether "Which county is X in?" (or "Where is X?") walks to the named place through the
+    places X is in: the last hop is named, and each hop before it goes forward along a relation
+    that places a thing in a larger place (:data:`~kgcite.text.lexicon.LOCATING`: X's town is
+    in the county asked)."""
+    said = set(words(question))
+    if not chain or not said & {"in", "where"}:
+        return False
+    named = {r for m in asked for r in m.relations}
+    *way, last = chain
+    return (
+        bool(way)
+        and last.relation in named
+        and not last.inverse
+        and all(not s.inverse and set(property_key(s.relation).split()) <= LOCATING for s in way)
+    )
 
 
 def unnamed_hops(chain: Chain, asked: Sequence[Mention]) -> int:
@@ -545,7 +565,9 @@ class ZeroShotPathScorer:
         if every:
             named = matched_hops(chain, asked) + kind
             things = sum(m.thing for m in asked)  # "the *hospital* where X works" names the hop to it
-            return named > 0 and unnamed_hops(chain, asked) - kind <= unexplained_words(question, asked) + things
+            if named > 0 and unnamed_hops(chain, asked) - kind <= unexplained_words(question, asked) + things:
+                return True
+            return placed_within(question, chain, asked)
         return matched_hops(chain, asked) + kind > 0
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]], left: int = 0) -> float:

@@ -33,7 +33,7 @@ from kgcite.retrieve.reach import asks_a_noun, walks_back
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
 from kgcite.retrieve.scoring import _same, content_stems
-from kgcite.text.kinds import fits
+from kgcite.text.kinds import fits, name_kind, value_kinds
 from kgcite.text.lexicon import PEERS, SHARING, AnswerKind, claimed, contrary, participle, property_label
 from kgcite.text.values import normalize
 from kgcite.timing import Timings
@@ -96,6 +96,16 @@ def wants_chain(reading: Reading, *, gaps: bool) -> bool:
     part = reading.parts[0]
     unexplained = bool(part.rest)  # "what *types* are the movies written by X", "*co*-directors of X"
     return gaps or part.open or unexplained or walks_on(reading) or reading.form.kind != "lookup"
+
+
+def counts(result: PathResult) -> bool:
+    """Whether a "how many" is answered by counting the chain's answers: not when the search was
+    cut (the count would be short), and not when the chain ends in the number itself ("How many
+    objects does the collection hold?" walks ``obj.count`` to 412: that is the answer, not 1)."""
+    if result.truncated or result.unscored or not result.answers or result.best is None:
+        return False
+    end = result.best.chain[-1].relation
+    return not (name_kind(end) != "date" and all("quantity" in value_kinds(a.label) for a in result.answers))
 
 
 def walks_on(reading: Reading) -> bool:
@@ -188,7 +198,7 @@ class Planner:
             result = searched
             assert self.paths is not None
             form = self.reading(retrieval).form
-            counted = form.kind == "count" and not (result.truncated or result.unscored) and bool(result.answers)
+            counted = form.kind == "count" and counts(result)
             timings = Timings(
                 {"plan": max(0.0, time.perf_counter() - t0 - spent[0]), "paths": spent[0]}, llm_calls=spent[1]
             )

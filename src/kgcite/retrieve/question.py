@@ -321,9 +321,15 @@ class QuestionAnalyzer:
             for r, p in found.items()
             if not (all(word_stems[i] in modifiers(r) for i in p) and not any(role_said(r, words, i) for i in p))
         }
+        # "Who founded X?" does not ask `year founded`: a name saying its values are dates or
+        # numbers never answers a "who" or a "where"
+        if kind in ("agent", "place"):
+            found = {r: p for r, p in found.items() if name_kind(r) not in ("date", "quantity")}
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}
+        # "In what year was X built?" says `built year` whole, and `rescue.year` only in part
+        of_kind = {r: p for r, p in of_kind.items() if not any(p < q for q in of_kind.values())}
         if len({frozenset(p) for p in of_kind.values()}) > 1:
             # two places ask the kind ("When was the person who *founded* X *born*?"): one is a hop
             # on the way, so where another relation is named by the same words, it is that one
@@ -374,6 +380,8 @@ class QuestionAnalyzer:
             self._label_vecs = self._embedder.encode([property_key(r) for r in self.relations])
         text = " ".join(w for w in normalize(part.text).split() if w not in masked)
         sims = self._label_vecs @ self._embedder.encode([text])[0]
+        if part.kind in ("agent", "place"):  # "Who founded X?" is never `year founded`, however alike
+            sims = np.where([name_kind(r) in ("date", "quantity") for r in self.relations], -1.0, sims)
         order = np.argsort(-sims)
         best, second = float(sims[order[0]]), float(sims[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_similarity or best - second < self.min_margin:

@@ -89,6 +89,9 @@ def kind_match(words: list[str], relation: str, wanted: AnswerKind) -> frozenset
         if not hits:
             return frozenset()
         out |= {i + k for i, n in hits for k in range(n)}
+    # the kind word said too ("In what *year* was X built?" for ``built_yr``): the name is said whole
+    marks = [w for w in normalize(relation_words(relation)).split() if w in KIND_MARKS]
+    out |= {i for w in marks for i in occurrences(words, [w])}
     return frozenset(out)
 
 

@@ -253,6 +253,13 @@ SHARE_VERBS = frozenset(["share", "shares", "shared"])
 #: Words that join two things asked of one topic ("the employer *and* the spouse of X"), where
 #: without them the second is asked of the first ("the spouse of the employer of X").
 CONJUNCTIONS = frozenset(["and", "or"])
+#: Words of a relation that places a thing in a larger place (``located in``, ``station.town``,
+#: ``in_region``): what is in a town is in the town's county, so "Which county is X in?" may
+#: walk through them.
+LOCATING = frozenset(
+    ["located", "location", "situated", "based", "lies", "in", "within", "town", "city", "village", "county"]
+    + ["region", "province", "district", "state", "country", "nation", "area"]
+)
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
 PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])
