@@ -190,10 +190,10 @@ def soft_mentions(
 
 
 def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool:
-    """Whether "Which county is X in?" (or "Where is X?") walks to the named place through the
-    places X is in: the last hop is named, and each hop before it goes forward along a relation
-    that places a thing in a larger place (:data:`~kgcite.text.lexicon.LOCATING`: X's town is
-    in the county asked)."""
+    """Whether "Which county is X in?" (or "Where is X?", "In which region is the workshop that
+    made X?") walks to the named place through the places X is in: the last hop is named, and
+    each hop before it is named too or goes forward along a relation that places a thing in a
+    larger place (:data:`~kgcite.text.lexicon.LOCATING`: X's town is in the county asked)."""
     said = set(words(question))
     if not chain or not said & {"in", "where"}:
         return False
@@ -203,7 +203,10 @@ def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool
         bool(way)
         and last.relation in named
         and not last.inverse
-        and all(not s.inverse and set(property_key(s.relation).split()) <= LOCATING for s in way)
+        and any(s.relation not in named for s in way)
+        and all(
+            s.relation in named or (not s.inverse and set(property_key(s.relation).split()) <= LOCATING) for s in way
+        )
     )
 
 

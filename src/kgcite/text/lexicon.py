@@ -257,8 +257,8 @@ CONJUNCTIONS = frozenset(["and", "or"])
 #: ``in_region``): what is in a town is in the town's county, so "Which county is X in?" may
 #: walk through them.
 LOCATING = frozenset(
-    ["located", "location", "situated", "based", "lies", "in", "within", "town", "city", "village", "county"]
-    + ["region", "province", "district", "state", "country", "nation", "area"]
+    ["located", "location", "situated", "based", "headquartered", "lies", "in", "within", "town", "city", "village"]
+    + ["county", "region", "province", "district", "state", "country", "nation", "area"]
 )
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
@@ -398,6 +398,7 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "page": ("pages", "long"),
     "pages": ("long",),
     "written": ("wrote",),
+    "made": ("created", "creator"),  # "Who created X?" asks what X was ``madeBy``
     "editor": ("edited", "edits"),
     "member": ("belong", "belongs", "belonged", "part of", "members"),
     "graduated": ("study", "studied", "studies", "educated", "alumni", "alumnus"),  # ``graduatedFrom``
