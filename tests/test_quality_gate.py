@@ -55,6 +55,7 @@ GRAPHS = {
     "bees": DATA / "bee_cooperatives.tsv",
     "hospital": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "hospital_graph.tsv",
     "school": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "school_graph.tsv",
+    "choirs": DATA / "choirs.tsv",
     "museum": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "museum_graph.tsv",
     "esports": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "esports_graph.tsv",
     "lifeboat": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "lifeboat_graph.tsv",

@@ -38,6 +38,8 @@ pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fa
         ("pos", "position"),
         ("arena.capacity", "capacity"),
         ("obj.count", "count"),
+        ("num_seats", "number of seats"),
+        ("ACCOMPANIST", "accompanist"),
     ],
 )
 def test_relation_ids_read_as_words(relation: str, label: str) -> None:

@@ -90,7 +90,8 @@ def relation_words(relation: str) -> str:
     ``http://ex.org/bornIn`` and ``schema:birthDate`` by their local name, dotted and Freebase
     paths (``people.person.place_of_birth``, ``__people__person__place_of_birth``) by their last
     part. A name with spaces is a label already and keeps its words (``_`` read as a space).
-    Acronyms inside a name keep their case; a name all in capitals is read in lower case; a short
+    Acronyms inside a name keep their case; a name all in capitals is read in lower case (but
+    one word of up to five letters, ``ISBN``, is an acronym); a short
     form a person writes (:data:`ABBREVIATIONS`: ``est_year``, ``dob``) is read as its words."""
     name = relation.strip()
     if " " not in name:
@@ -102,9 +103,13 @@ def relation_words(relation: str) -> str:
         if len(parts) >= 2:
             name = parts[-1]
         words = [w for w in _CAMEL.sub(" ", name.replace("_", " ").replace("-", " ")).split() if w]
-        shouting = len(words) > 1 and all(w.isupper() for w in words if w.isalpha())
+        # ``MEMBER_OF``, ``ACCOMPANIST``: a name in capitals (one short word, ``ISBN``, is an acronym)
+        shouting = all(w.isupper() for w in words if w.isalpha()) and (len(words) > 1 or len(name) >= 6)
         name = " ".join(w.lower() if shouting or w[1:].islower() else w for w in words)
-    return " ".join(ABBREVIATIONS.get(w.casefold(), w) for w in name.replace("_", " ").split()) or relation
+    said = name.replace("_", " ").split()
+    if len(said) > 1 and said[0].casefold() in ("num", "cnt"):  # ``num_seats``: the number of seats
+        said[0] = "number of"
+    return " ".join(ABBREVIATIONS.get(w.casefold(), w) for w in said) or relation
 
 
 @cache

@@ -37,6 +37,7 @@ from kgcite.retrieve.question import UNINFORMATIVE
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.sides import as_asked, asked_side, has_own_facts
 from kgcite.text.forms import Form, Order, as_kind, quantity, same_value
+from kgcite.text.kinds import name_kind
 from kgcite.text.lexicon import property_label, stem
 from kgcite.text.values import normalize
 
@@ -210,6 +211,9 @@ class Deriver:
             return Derivation(reading.form, (gap,), (), ((topic.id, relation),))
         if len(found) == 1 and quantity(found[0].object_value) is not None and found[0].subject_id == topic.id:
             return None  # the graph states the number: a lookup answers it
+        numbers = {r for r in relations if name_kind(r) == "quantity"}
+        if numbers and not any(property_key(t.relation) in numbers for t in found):
+            return None  # "How many seats does the hall where X rehearses have?": the number is further on
         ends = list(dict.fromkeys(_far(t, topic.id) for t in found))
         shown = [t for t in found if _far(t, topic.id) in ends[: self.shown]]
         items: list[Item] = list(grouped(shown))

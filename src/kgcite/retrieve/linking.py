@@ -56,6 +56,10 @@ _CAPITALISED_RUN = re.compile(
 )
 
 
+def _letters(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
 @dataclass(frozen=True, slots=True)
 class LinkedEntity:
     entity: Entity
@@ -66,8 +70,11 @@ class LinkedEntity:
     namesake: bool = False  # one of several "Name (role)" the mention names alike: each is answered
 
     def note(self) -> str | None:
-        """What a user should be told: a link made by edit distance."""
-        return f'linked "{self.mention}" → {self.entity.named()}' if self.fuzzy else None
+        """What a user should be told: a link made by edit distance (not one that differs from the
+        label only in punctuation or case: "Miners' Institute" read as "Miners Institute")."""
+        if not self.fuzzy or _letters(self.mention) == _letters(self.entity.label):
+            return None
+        return f'linked "{self.mention}" → {self.entity.named()}'
 
 
 def clean_mention(text: str) -> str:

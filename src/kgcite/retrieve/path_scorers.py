@@ -15,6 +15,7 @@ import functools
 import itertools
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -211,9 +212,19 @@ def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool
 
 
 def unnamed_hops(chain: Chain, asked: Sequence[Mention]) -> int:
-    """Hops whose relation no mention names (walking back along a named relation is named)."""
-    named = {r for m in asked for r in m.relations}
-    return sum(s.relation not in named for s in chain)
+    """Hops no mention names: a mention names one hop of its relation ("Tobias's *mentor*" is not
+    his mentor's mentor), and walking back along a hop already named is named too ("films
+    starred by X actors")."""
+    budget = Counter(r for m in asked for r in m.relations)
+    walked: set[tuple[str, bool]] = set()
+    unnamed = 0
+    for s in chain:
+        if budget[s.relation] > 0:
+            budget[s.relation] -= 1
+            walked.add((s.relation, s.inverse))
+        elif (s.relation, not s.inverse) not in walked:
+            unnamed += 1
+    return unnamed
 
 
 def spare_words(question: str, asked: Sequence[Mention]) -> int:
@@ -517,7 +528,11 @@ class ZeroShotPathScorer:
         if near is not None:
             asked = [m if m.relations & near else replace(m, optional=True) for m in asked]
         left = spare_words(question, asked) if forgive else 0
-        out = np.array([self._reading(c, asked, order, left) for c in chains], dtype=np.float32)
+        # "Which country is X in?": the hops through the places X is in are said by "in"
+        out = np.array(
+            [self._reading(c, asked, order, len(c) if placed_within(question, c, asked) else left) for c in chains],
+            dtype=np.float32,
+        )
         out += self.type_penalty(question, chains) + self.kind_bonus(question, chains)
         return out
 

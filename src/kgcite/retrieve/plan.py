@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from itertools import pairwise
+from typing import Literal
 
 from kgcite.kg.keys import property_key
 from kgcite.retrieve.base import Retrieval
@@ -98,14 +99,23 @@ def wants_chain(reading: Reading, *, gaps: bool) -> bool:
     return gaps or part.open or unexplained or walks_on(reading) or reading.form.kind != "lookup"
 
 
-def counts(result: PathResult) -> bool:
-    """Whether a "how many" is answered by counting the chain's answers: not when the search was
-    cut (the count would be short), and not when the chain ends in the number itself ("How many
-    objects does the collection hold?" walks ``obj.count`` to 412: that is the answer, not 1)."""
-    if result.truncated or result.unscored or not result.answers or result.best is None:
-        return False
+HowMany = Literal["count", "number", "list", "none"]
+
+
+def how_many(result: PathResult) -> HowMany:
+    """How a chain answers a "how many": by counting what it reaches; with the number it ends in
+    ("How many objects does the collection hold?" walks ``obj.count`` to 412: that is the
+    answer, not 1); by listing what it reaches where the search was cut (a count would be
+    short); or not at all where it ends in dates ("How many visitors does X get each year?" is
+    not answered by the year X was established)."""
+    if not result.answers or result.best is None:
+        return "none"
     end = result.best.chain[-1].relation
-    return not (name_kind(end) != "date" and all("quantity" in value_kinds(a.label) for a in result.answers))
+    if name_kind(end) == "date" or all(value_kinds(a.label) == {"date"} for a in result.answers):
+        return "none"
+    if all("quantity" in value_kinds(a.label) for a in result.answers):
+        return "number"
+    return "list" if result.truncated or result.unscored else "count"
 
 
 def walks_on(reading: Reading) -> bool:
@@ -198,7 +208,7 @@ class Planner:
             result = searched
             assert self.paths is not None
             form = self.reading(retrieval).form
-            counted = form.kind == "count" and counts(result)
+            counted = form.kind == "count" and how_many(result) == "count"
             timings = Timings(
                 {"plan": max(0.0, time.perf_counter() - t0 - spent[0]), "paths": spent[0]}, llm_calls=spent[1]
             )
@@ -273,6 +283,8 @@ class Planner:
         if result.best is None or not result.answers:
             return False
         reading = self.reading(retrieval)
+        if reading.form.kind == "count" and how_many(result) == "none":
+            return False
         kind = reading.parts[0].kind
         named = {property_key(r) for r in reading.relations}
         if not chain_answers(

@@ -85,7 +85,7 @@ FRAMING = frozenset(
 #: Words that stand for an entity and say nothing of how it relates ("whatever lists X as
 #: spouse", "anything having a mother in common with X"): no hop is left to them.
 PLACEHOLDERS = frozenset(
-    ["whatever", "anything", "something", "anyone", "someone", "entity", "entities", "thing", "things"]
+    ["whatever", "anything", "something", "anyone", "someone", "entity", "entities", "thing", "things", "person"]
 )
 #: Auxiliaries before a subject that does the verb after it ("whom *does* X coach", "what *did* X
 #: design"): the topic there is the verb's doer.
@@ -398,6 +398,9 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "page": ("pages", "long"),
     "pages": ("long",),
     "written": ("wrote",),
+    "donated": ("gave", "given", "give", "gift", "donor"),
+    "organised": ("put together", "arranged", "organized", "staged"),
+    "organized": ("put together", "arranged", "organised", "staged"),
     "made": ("created", "creator"),  # "Who created X?" asks what X was ``madeBy``
     "editor": ("edited", "edits"),
     "member": ("belong", "belongs", "belonged", "part of", "members"),
@@ -408,6 +411,7 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "award": ("won", "awarded", "prize"),
     "population": ("people", "inhabitants", "live", "lives", "residents"),
     "capacity": ("hold", "holds", "seats", "visitors"),
+    "seats": ("hold", "holds", "capacity", "seat"),
     "elevation": ("high", "altitude"),
     "length": ("long",),
     "aperture": ("wide", "diameter"),
