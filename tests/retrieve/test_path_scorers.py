@@ -8,14 +8,17 @@ import pytest
 
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import (
+    Mention,
     ZeroShotPathScorer,
     mention_f1,
     mention_order,
     order_agreement,
+    placed_within,
     relation_mentions,
     soft_mentions,
     spare_words,
     unexplained_words,
+    unnamed_hops,
 )
 from kgcite.retrieve.paths import Step
 from kgcite.retrieve.scoring import EmbeddingScorer
@@ -282,3 +285,26 @@ def test_what_the_ends_are_called_says_the_kind_they_are(tmp_path: Path) -> None
     q = "At what clinic can the physician of X be found?"
     assert list(scorer.kind_bonus(q, [to_clinic, to_boss])) == [scorer.kind_cost, 0.0]
     assert not scorer.kind_bonus("Who treats X?", [to_clinic]).any()
+
+
+@pytest.mark.fast
+def test_a_mention_names_one_hop_and_the_way_back() -> None:
+    """ "Tobias's mentor" names one hop of ``mentored by``: his mentor's mentor has one no word
+    names; walking back along a named hop ("films starred by X actors") is named."""
+    mentor = [Mention(1, frozenset(["mentored by"]))]
+    assert unnamed_hops((Step("mentored by"),), mentor) == 0
+    assert unnamed_hops((Step("mentored by"), Step("mentored by")), mentor) == 1
+    starred = [Mention(2, frozenset(["starred_actors"]))]
+    assert unnamed_hops((Step("starred_actors", inverse=True), Step("starred_actors")), starred) == 0
+
+
+@pytest.mark.fast
+def test_the_places_a_thing_is_in_lead_to_the_place_asked() -> None:
+    """ "Which country is X in?" walks X's town and the town's county to the country; not a hop
+    that places nothing (X's owner), nor one walked backwards."""
+    country = [Mention(1, frozenset(["country"]))]
+    question = "Which country is Port Sellick in?"
+    assert placed_within(question, (Step("TOWN_COUNTY"), Step("county.region"), Step("country")), country)
+    assert not placed_within(question, (Step("ownedBy"), Step("country")), country)
+    assert not placed_within(question, (Step("located in", inverse=True), Step("country")), country)
+    assert not placed_within("What is the country of X?", (Step("town"), Step("country")), country)

@@ -78,6 +78,8 @@ ABBREVIATIONS: dict[str, str] = {
     "natl": "national",
     "intl": "international",
 }
+#: Short forms that, first in a name, count what follows (``num_seats``: the number of seats).
+COUNT_PREFIXES = frozenset(["num", "cnt"])
 
 
 @cache
@@ -107,7 +109,7 @@ def relation_words(relation: str) -> str:
         shouting = all(w.isupper() for w in words if w.isalpha()) and (len(words) > 1 or len(name) >= 6)
         name = " ".join(w.lower() if shouting or w[1:].islower() else w for w in words)
     said = name.replace("_", " ").split()
-    if len(said) > 1 and said[0].casefold() in ("num", "cnt"):  # ``num_seats``: the number of seats
+    if len(said) > 1 and said[0].casefold() in COUNT_PREFIXES:
         said[0] = "number of"
     return " ".join(ABBREVIATIONS.get(w.casefold(), w) for w in said) or relation
 

@@ -21,7 +21,7 @@ from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 from kgcite.retrieve.reading import AskedPart, Reading
 from kgcite.text.forms import read_form
-from kgcite.text.kinds import kind_match, name_kind, says_the_same, wanted_kind
+from kgcite.text.kinds import kind_match, may_answer, name_kind, says_the_same, wanted_kind
 from kgcite.text.lexicon import (
     CONJUNCTIONS,
     COUNTING,
@@ -321,10 +321,7 @@ class QuestionAnalyzer:
             for r, p in found.items()
             if not (all(word_stems[i] in modifiers(r) for i in p) and not any(role_said(r, words, i) for i in p))
         }
-        # "Who founded X?" does not ask `year founded`: a name saying its values are dates or
-        # numbers never answers a "who" or a "where"
-        if kind in ("agent", "place"):
-            found = {r: p for r, p in found.items() if name_kind(r) not in ("date", "quantity")}
+        found = {r: p for r, p in found.items() if may_answer(r, kind)}  # "Who founded X?": not `year founded`
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}
@@ -380,8 +377,8 @@ class QuestionAnalyzer:
             self._label_vecs = self._embedder.encode([property_key(r) for r in self.relations])
         text = " ".join(w for w in normalize(part.text).split() if w not in masked)
         sims = self._label_vecs @ self._embedder.encode([text])[0]
-        if part.kind in ("agent", "place"):  # "Who founded X?" is never `year founded`, however alike
-            sims = np.where([name_kind(r) in ("date", "quantity") for r in self.relations], -1.0, sims)
+        # "Who founded X?" is never `year founded`, however alike
+        sims = np.where([may_answer(r, part.kind) for r in self.relations], sims, -1.0)
         order = np.argsort(-sims)
         best, second = float(sims[order[0]]), float(sims[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_similarity or best - second < self.min_margin:

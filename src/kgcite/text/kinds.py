@@ -50,6 +50,12 @@ def name_kind(relation: str) -> AnswerKind:
     return "any"
 
 
+def may_answer(relation: str, wanted: AnswerKind) -> bool:
+    """Whether a relation's name allows the kind asked: a name saying its values are dates or
+    numbers never answers a "who" or a "where" ("Who founded X?" is not its ``year founded``)."""
+    return not (wanted in ("agent", "place") and name_kind(relation) in ("date", "quantity"))
+
+
 @cache
 def says_the_same(kinded: str, other: str) -> bool:
     """Whether ``other`` (a name that says no kind: ``born in``) asks what ``kinded`` does
