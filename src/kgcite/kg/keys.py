@@ -73,8 +73,6 @@ ABBREVIATIONS: dict[str, str] = {
     "mfr": "manufacturer",
     "obj": "object",
     "coll": "collection",
-    "avg": "average",
-    "max": "maximum",
     "natl": "national",
     "intl": "international",
 }
