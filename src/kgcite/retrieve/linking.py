@@ -26,6 +26,7 @@ from kgcite.kg.scheme import label_key
 from kgcite.kg.store import KGStore
 from kgcite.models.ner import NER, Mention
 from kgcite.text.lexicon import ARTICLES, QUESTION_WORDS, STOP
+from kgcite.text.values import normalize
 
 #: NER label → KG types it may link to (WikiData type labels); labels not listed are unfiltered.
 TYPE_FILTER: dict[str, frozenset[str]] = {
@@ -56,10 +57,6 @@ _CAPITALISED_RUN = re.compile(
 )
 
 
-def _letters(text: str) -> str:
-    return "".join(c for c in text.casefold() if c.isalnum())
-
-
 @dataclass(frozen=True, slots=True)
 class LinkedEntity:
     entity: Entity
@@ -72,7 +69,7 @@ class LinkedEntity:
     def note(self) -> str | None:
         """What a user should be told: a link made by edit distance (not one that differs from the
         label only in punctuation or case: "Miners' Institute" read as "Miners Institute")."""
-        if not self.fuzzy or _letters(self.mention) == _letters(self.entity.label):
+        if not self.fuzzy or normalize(self.mention) == normalize(self.entity.label):
             return None
         return f'linked "{self.mention}" → {self.entity.named()}'
 

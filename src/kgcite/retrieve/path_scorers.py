@@ -190,13 +190,18 @@ def soft_mentions(
     return found
 
 
+@functools.cache
+def asks_where(question: str) -> bool:
+    """Whether the question asks where a thing is: it says "in" or "where" (read once a question)."""
+    return bool(set(words(question)) & {"in", "where"})
+
+
 def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool:
     """Whether "Which county is X in?" (or "Where is X?", "In which region is the workshop that
     made X?") walks to the named place through the places X is in: the last hop is named, and
     each hop before it is named too or goes forward along a relation that places a thing in a
     larger place (:data:`~kgcite.text.lexicon.LOCATING`: X's town is in the county asked)."""
-    said = set(words(question))
-    if not chain or not said & {"in", "where"}:
+    if not chain or not asks_where(question):
         return False
     named = {r for m in asked for r in m.relations}
     *way, last = chain
