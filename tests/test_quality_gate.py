@@ -20,7 +20,9 @@ married to?" is never answered by the owner's birthplace; a graph holding both `
 `birthPlace` answers "Where was X born?" from either; "X's doctor" is whom X is a `patient of`;
 "X's classmates", "the same school as X", "share a department with X" and "What else did the
 writer of X write?" walk out and back, but co-patients are no classmates; "wine" is no
-"winemaker" and "company" no "come from"). Derived questions
+"winemaker" and "company" no "come from"; "Whom did X train?", "Which winemakers learned the trade
+from X?" and "Which students did X supervise?" walk a teaching bond to the learners, "Who mentored
+the winemaker behind X?" to the teacher, and "the head of X teach" is no teaching bond). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

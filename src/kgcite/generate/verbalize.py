@@ -134,8 +134,9 @@ def pattern(relation: str) -> tuple[str, bool]:
         return "{s} " + (tense if passive else "") + label + " {o}.", True
     if verb and (len(tags) == 1 or first[1] in ("VBZ", "VBD")):  # "founded", "owns", "has genre", "entered service"
         return "{s} " + label + " {o}.", True
-    if last[0].lower() == "of" and first[2] in ("NOUN", "PROPN") and len(tags) > 1:  # "mentor of", "rival of"
-        return "{s} is a " + label + " {o}.", True
+    if last[0].lower() in ("of", "at") and first[2] in ("NOUN", "PROPN") and len(tags) > 1:
+        # "mentor of", "rival of", "instructor at": a role the subject has
+        return "{s} is " + ("an " if label[:1].lower() in "aeiou" else "a ") + label + " {o}.", True
     if first[2] == "ADP" and len(tags) > 1:  # "in language": the preposition says nothing alone
         label = label.split(" ", 1)[1]
     if last[1] in ("NNS", "NNPS"):  # "starred actors", "notable works"

@@ -27,6 +27,7 @@ from kgcite.kg.keys import property_key
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
+from kgcite.text import tutelage
 from kgcite.text.lexicon import (
     COUNTING,
     FRAMING,
@@ -42,6 +43,7 @@ from kgcite.text.lexicon import (
     question_phrases,
     role_said,
     stem,
+    teacher_end,
 )
 
 
@@ -109,6 +111,8 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         hit = {
             r: {w for w in names[r] if _same(q, w)} or {"~"} for r, ws in own.items() if any(_same(q, w) for w in ws)
         }
+        if any(teacher_end(r) and "~" not in m for r, m in hit.items()):  # "mentor": `mentored_by`, not `trainedBy`
+            hit = {r: m for r, m in hit.items() if not (teacher_end(r) and "~" in m)}
         if not hit and said[i] in PEER_SHARES:  # "X's classmates": what they share names the relation
             shared = {stem(w) for w in PEER_SHARES[said[i]]}
             hit = {r: {"~"} for r, ws in own.items() if any(_same(s, w) for s in shared for w in ws)}
@@ -544,10 +548,16 @@ class ZeroShotPathScorer:
     def type_penalty(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         """``-type_cost`` for each chain whose last hop's values are the wrong kind: "when" and
         "what year" want dates, "where", "who" and "which county" do not (one word settles
-        born in / date of birth); "who" wants no place its relation's name says (``city``)."""
+        born in / date of birth); "who" wants no place its relation's name says (``city``); a
+        teaching bond is walked towards the end asked for ("Whom did X train?" reaches X's
+        pupils over ``mentored_by``, not X's mentor: :mod:`~kgcite.text.tutelage`)."""
         out = np.zeros(len(chains), dtype=np.float32)
         if asks_person(question):  # "Who is in charge of the venue X opened at?" is no city
             out -= self.type_cost * np.array([bool(c) and place_named(c[-1]) for c in chains], dtype=np.float32)
+        role = tutelage.asked_role(words(question))
+        if role is not None:
+            wrong_way = [tutelage.wrong_way(c, role) for c in chains]
+            out = np.minimum(out, -self.type_cost * np.array(wrong_way, dtype=np.float32))
         wants_time = asks_time(question)
         if wants_time is None or self.examples is None:
             return out

@@ -20,6 +20,7 @@ import numpy as np
 from kgcite.kg.keys import LABEL_PROPERTY, property_key
 from kgcite.models.embed import Embedder
 from kgcite.retrieve.reading import AskedPart, Reading
+from kgcite.text import tutelage
 from kgcite.text.forms import read_form
 from kgcite.text.kinds import kind_match, may_answer, name_kind, says_the_same, wanted_kind
 from kgcite.text.lexicon import (
@@ -39,6 +40,8 @@ from kgcite.text.lexicon import (
     role_said,
     stem,
     stems,
+    teacher_end,
+    teaches_at,
 )
 from kgcite.text.values import normalize
 
@@ -230,7 +233,9 @@ class QuestionAnalyzer:
         self._names = {r: name_stems(r) for r in self.relations}
         self._cues = {
             r: frozenset(
-                c for c in {stems(q) for q in question_phrases(r)} if c and not (len(c) == 1 and c[0] in _WEAK_STEMS)
+                c
+                for c in {stems(q) for q in question_phrases(r)}
+                if c and not (len(c) == 1 and c[0] in _WEAK_STEMS and not teacher_end(r))  # "students" of X's
             )
             for r in self.relations
         }
@@ -320,8 +325,22 @@ class QuestionAnalyzer:
             r: p
             for r, p in found.items()
             if not (all(word_stems[i] in modifiers(r) for i in p) and not any(role_said(r, words, i) for i in p))
+            or teacher_end(r)  # "X's *students*" asks `student of` from the teacher's side
         }
         found = {r: p for r, p in found.items() if may_answer(r, kind)}  # "Who founded X?": not `year founded`
+        # "X's *mentor*" in a graph with `mentored_by` and `trainedBy` is the one the word names
+        own = {r: p for r, p in found.items() if teacher_end(r) and p & _all_of(word_stems, self._names[r])}
+        found = {
+            r: p for r, p in found.items() if r in own or not (teacher_end(r) and any(p <= q for q in own.values()))
+        }
+        # "Where does X teach?" asks where X `teaches at`; "Whom did X teach?" whom X taught
+        place = kind == "place" or tutelage.asks_place(words)
+        at, bond = [p for r, p in found.items() if teaches_at(r)], [p for r, p in found.items() if teacher_end(r)]
+        found = {
+            r: p
+            for r, p in found.items()
+            if not (teacher_end(r) if place else teaches_at(r)) or not any(p <= q for q in (bond, at)[place])
+        }
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}

@@ -15,6 +15,7 @@ from typing import Literal
 
 from kgcite.kg.keys import relation_words
 from kgcite.kg.model import Subgraph, Triple
+from kgcite.text import tutelage
 from kgcite.text.lexicon import (
     ARTICLES,
     BE,
@@ -29,6 +30,7 @@ from kgcite.text.lexicon import (
     question_phrases,
     said_once,
     stem,
+    teacher_end,
 )
 from kgcite.text.values import normalize
 
@@ -53,6 +55,9 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     name = normalize(relation_words(relation)).split()
     if found is None or not name:
         return "either"
+    taught = _taught_side(found[0], relation)
+    if taught is not None:
+        return taught
     words, start, end = found
     before = start - 1 - (start > 0 and words[start - 1] in ARTICLES)  # the word before "the X"
     after = words[end:]
@@ -95,6 +100,16 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     if head_at(before) and _inflected(words[before]) and (before == 0 or words[before - 1] not in ARTICLES):
         return "subject"  # "Who coaches X?", "Who designed the X?" (not "have become direct X")
     return "either"
+
+
+def _taught_side(words: list[str], relation: str) -> Side | None:
+    """The topic's side of a teaching bond: the end the question does not ask for ("Whom did X
+    train?" over ``mentored_by``: X is the mentor, the object); None for any other relation."""
+    end, role = teacher_end(relation), tutelage.asked_role(words)
+    if end is None or role is None:
+        return None
+    asked = end if role == "teacher" else ("object" if end == "subject" else "subject")
+    return "object" if asked == "subject" else "subject"
 
 
 def acts(name: list[str]) -> bool:

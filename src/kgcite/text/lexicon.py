@@ -117,6 +117,10 @@ _IRREGULAR = {
     "written": "writ",
     "writes": "writ",
     "write": "writ",
+    # "ment" would end "department", "instrument", "tournament"; "tut" begins "tutti"
+    **dict.fromkeys(["mentor", "mentors", "mentored", "mentoring"], "mentor"),
+    **dict.fromkeys(["mentee", "mentees"], "mentee"),
+    **dict.fromkeys(["tutor", "tutors", "tutored", "tutoring"], "tutor"),
 }
 
 
@@ -417,6 +421,60 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "aperture": ("wide", "diameter"),
 }
 
+#: Teaching and learning (read by :mod:`kgcite.text.tutelage`): nouns for the one who teaches and
+#: for the one who learns, verbs whose subject teaches ("X *trained* Y") and whose subject learns
+#: ("Y *learned* from X").
+TEACHERS = frozenset(
+    ["mentor", "mentors", "teacher", "teachers", "tutor", "tutors", "trainer", "trainers", "coach", "coaches",
+     "instructor", "instructors", "supervisor", "supervisors", "advisor", "advisors", "adviser", "advisers"]
+)  # fmt: skip
+LEARNERS = frozenset(
+    ["pupil", "pupils", "student", "students", "apprentice", "apprentices", "trainee", "trainees", "protege",
+     "proteges", "mentee", "mentees", "disciple", "disciples"]
+)  # fmt: skip
+TEACHING = frozenset(
+    ["mentor", "mentors", "mentored", "mentoring", "train", "trains", "trained", "training", "teach", "teaches",
+     "taught", "teaching", "coach", "coaches", "coached", "coaching", "tutor", "tutors", "tutored", "instruct",
+     "instructs", "instructed", "supervise", "supervises", "supervised"]
+)  # fmt: skip
+LEARNING = frozenset(["learn", "learns", "learned", "learnt", "apprenticed", "apprenticeship"])
+#: Every word that asks a teaching bond ("Whom did X train?" asks ``mentored_by``).
+TUTELAGE = TEACHERS | LEARNERS | TEACHING | LEARNING
+#: Beginnings of the words of a name that make it a teaching bond.
+_TEACHING_STEMS = ("mentor", "train", "teach", "taught", "coach", "tutor", "instruct", "supervis", "advis",
+                   "apprentic", "pupil", "student", "protege", "mentee", "disciple")  # fmt: skip
+#: After a teaching verb these make its subject the learner: "trained *under* X", "taught *by* X".
+LEARNER_AFTER = frozenset(["under", "with", "from", "by", "alongside"])
+
+
+def teacher_end(relation: str) -> Literal["subject", "object"] | None:
+    """The end of ``relation`` that is the teacher, or None where it is no teaching bond:
+    ``mentored_by``, ``TRAINED_UNDER``, ``apprenticed to``, ``student of``, ``coach``: the
+    object; ``mentor of``, ``trained``, ``students``: the subject; ``trained at`` (a school): none."""
+    said = property_key(relation).split()
+    if not said or not any(w.startswith(_TEACHING_STEMS) for w in said) or said[-1] in ("at", "in", "on", "for"):
+        return None
+    if LEADERS & set(said):
+        return None  # a school's ``head teacher`` leads it, teaches it nothing
+    if said[-1] in LEARNER_AFTER or said[-1] == "to":
+        return "object"
+    if said[-1] == "of" and len(said) >= 2:
+        return "subject" if said[-2] in TEACHERS else "object" if said[-2] in LEARNERS else None
+    head = said[-1]
+    if head in TEACHERS or head in LEARNING:
+        return "object"  # X's mentor; X apprenticed (to someone)
+    if head in LEARNERS or head in TEACHING:
+        return "subject"  # X's students; X trained them
+    return None
+
+
+def teaches_at(relation: str) -> bool:
+    """Whether ``relation`` places a teacher or learner (``instructorAt``, ``teaches at``, ``trained
+    at``): "Where does X teach?" asks it, not whom X taught."""
+    said = property_key(relation).split()
+    return len(said) > 1 and said[-1] in ("at", "in", "for") and any(w.startswith(_TEACHING_STEMS) for w in said)
+
+
 #: Words for the other end of a relation its subject's role names: X is a ``patient of`` her
 #: *doctor*, an ``apprentice of`` his *master*. They ask the relation from the subject's side
 #: ("X's doctor", "the physician of X"), where the role's own word asks it from the object's
@@ -522,14 +580,18 @@ def name_forms(relation: str) -> tuple[str, ...]:
     """The words people ask with for a name of one content word (:data:`WORD_FORMS`): "started"
     for ``founded by``, "born" for ``birth date``. Kind words ("date", "city") are not content."""
     content = _about(relation)
+    # "Whom did X train?", "X's pupils": every word of teaching names ``mentored_by`` and its kin
+    taught = (
+        tuple(sorted(TUTELAGE)) if teacher_end(relation) else tuple(sorted(TEACHING)) if teaches_at(relation) else ()
+    )
     heads = [*content[-1:], *(w for w in content[:1] if w in ("chief", "head"))]
     leads = tuple(
         dict.fromkeys(f for w in heads for f in HEAD_FORMS.get(w, ()))
     )  # "Who runs X?": its ``chief physician``
     if len(content) != 1:
-        return leads
+        return leads + taught
     agent = AGENT_FORMS.get(content[0], ()) if property_key(relation).endswith(" by") else ()
-    return WORD_FORMS.get(content[0], ()) + agent + leads + counterparts(relation)
+    return WORD_FORMS.get(content[0], ()) + agent + leads + counterparts(relation) + taught
 
 
 @cache
