@@ -262,7 +262,7 @@ CONJUNCTIONS = frozenset(["and", "or"])
 #: walk through them.
 LOCATING = frozenset(
     ["located", "location", "situated", "based", "headquartered", "lies", "in", "within", "town", "city", "village"]
-    + ["county", "region", "province", "district", "state", "country", "nation", "area"]
+    + ["county", "region", "province", "district", "state", "country", "nation", "area", "site", "part", "of"]
 )
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
@@ -399,6 +399,8 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "performed": ("played",),
     "grown": ("grow", "grows", "produce", "produces", "produced"),
     "playwright": ("writer", "writers", "wrote", "write", "written"),
+    "composer": ("wrote", "write", "writes", "written", "composed", "compose", "composes"),  # a piece's
+    "composed": ("wrote", "write", "written"),
     "page": ("pages", "long"),
     "pages": ("long",),
     "written": ("wrote",),
@@ -441,7 +443,7 @@ LEARNING = frozenset(["learn", "learns", "learned", "learnt", "apprenticed", "ap
 #: Every word that asks a teaching bond ("Whom did X train?" asks ``mentored_by``).
 TUTELAGE = TEACHERS | LEARNERS | TEACHING | LEARNING
 #: Beginnings of the words of a name that make it a teaching bond.
-_TEACHING_STEMS = ("mentor", "train", "teach", "taught", "coach", "tutor", "instruct", "supervis", "advis",
+_TEACHING_STEMS = ("mentor", "train", "teach", "taught", "coach", "tutor", "instruct", "supervis", "advis", "studied",
                    "apprentic", "pupil", "student", "protege", "mentee", "disciple")  # fmt: skip
 #: After a teaching verb these make its subject the learner: "trained *under* X", "taught *by* X".
 LEARNER_AFTER = frozenset(["under", "with", "from", "by", "alongside"])
