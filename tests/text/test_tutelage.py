@@ -7,7 +7,7 @@ from typing import NamedTuple
 import pytest
 
 from kgcite.text.lexicon import stem, teacher_end, teaches_at
-from kgcite.text.tutelage import asked_role, wrong_way
+from kgcite.text.tutelage import asked_role, said_of, wrong_way
 from kgcite.text.values import normalize
 
 pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
@@ -91,3 +91,19 @@ def test_a_mentor_is_no_part_of_a_department() -> None:
 def test_a_relation_that_places_a_teacher_is_no_teaching_bond() -> None:
     assert teaches_at("instructorAt") and teaches_at("trained_at") and teaches_at("teaches at")
     assert not teaches_at("trainedBy") and not teaches_at("located_in") and not teaches_at("student of")
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "said"),
+    [
+        ("Whom did Teodor Hask train?", "teodor hask", True),
+        ("Who were the pupils of Amelia Thorncastle?", "amelia thorncastle", True),
+        ("Which winemakers learned the trade from Tomas Rudelle?", "tomas rudelle", True),
+        ("Which club does Lionel Ashdown's student play for?", "lionel ashdown", True),
+        ("Who coaches the owner of Kestrel II?", "kestrel ii", False),  # the owner is coached
+    ],
+)
+def test_a_teaching_word_is_said_of_the_name_next_to_it(question: str, name: str, said: bool) -> None:
+    words, part = normalize(question).split(), name.split()
+    start = next(i for i in range(len(words)) if words[i : i + len(part)] == part)
+    assert said_of(words, start, start + len(part)) is said

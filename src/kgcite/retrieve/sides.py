@@ -55,7 +55,7 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     name = normalize(relation_words(relation)).split()
     if found is None or not name:
         return "either"
-    taught = _taught_side(found[0], relation)
+    taught = _taught_side(*found, relation)
     if taught is not None:
         return taught
     words, start, end = found
@@ -102,11 +102,15 @@ def topic_side(text: str, mention: str, relation: str) -> Side:
     return "either"
 
 
-def _taught_side(words: list[str], relation: str) -> Side | None:
+def _taught_side(words: list[str], start: int, stop: int, relation: str) -> Side | None:
     """The topic's side of a teaching bond: the end the question does not ask for ("Whom did X
-    train?" over ``mentored_by``: X is the mentor, the object); None for any other relation."""
-    end, role = teacher_end(relation), tutelage.asked_role(words)
-    if end is None or role is None:
+    train?" over ``mentored_by``: X is the mentor, the object); None for any other relation, or
+    where the teaching is said of another thing ("Who coaches the *owner* of X?")."""
+    end = teacher_end(relation)
+    if end is None or not tutelage.said_of(words, start, stop):
+        return None
+    role = tutelage.asked_role(words)
+    if role is None:
         return None
     asked = end if role == "teacher" else ("object" if end == "subject" else "subject")
     return "object" if asked == "subject" else "subject"

@@ -425,7 +425,8 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
 
 #: Teaching and learning (read by :mod:`kgcite.text.tutelage`): nouns for the one who teaches and
 #: for the one who learns, verbs whose subject teaches ("X *trained* Y") and whose subject learns
-#: ("Y *learned* from X").
+#: ("Y *learned* from X"). "Supervised" and "advisor" ask only the relations whose names say
+#: them (``doctoral advisor``): "Who supervised X's doctorate?" is no ``student of``.
 TEACHERS = frozenset(
     ["mentor", "mentors", "teacher", "teachers", "tutor", "tutors", "trainer", "trainers", "coach", "coaches",
      "instructor", "instructors", "supervisor", "supervisors", "advisor", "advisors", "adviser", "advisers"]
@@ -437,11 +438,11 @@ LEARNERS = frozenset(
 TEACHING = frozenset(
     ["mentor", "mentors", "mentored", "mentoring", "train", "trains", "trained", "training", "teach", "teaches",
      "taught", "teaching", "coach", "coaches", "coached", "coaching", "tutor", "tutors", "tutored", "instruct",
-     "instructs", "instructed", "supervise", "supervises", "supervised"]
+     "instructs", "instructed"]
 )  # fmt: skip
 LEARNING = frozenset(["learn", "learns", "learned", "learnt", "apprenticed", "apprenticeship"])
 #: Every word that asks a teaching bond ("Whom did X train?" asks ``mentored_by``).
-TUTELAGE = TEACHERS | LEARNERS | TEACHING | LEARNING
+TUTELAGE = frozenset(w for w in TEACHERS if not w.startswith(("supervis", "advis"))) | LEARNERS | TEACHING | LEARNING
 #: Beginnings of the words of a name that make it a teaching bond.
 _TEACHING_STEMS = ("mentor", "train", "teach", "taught", "coach", "tutor", "instruct", "supervis", "advis", "studied",
                    "apprentic", "pupil", "student", "protege", "mentee", "disciple")  # fmt: skip

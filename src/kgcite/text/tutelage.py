@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from kgcite.text.lexicon import (
+    ARTICLES,
     BE,
     DOER_AUXILIARIES,
     LEARNER_AFTER,
@@ -42,6 +43,9 @@ class Hop(Protocol):
 
 #: Words before a noun that is also a verb ("the *mentor*", "X's *coach*", "as *mentor*").
 _NOUN_BEFORE = frozenset(["the", "a", "an", "s", "own", "whose", "his", "her", "their", "its", "as"])
+#: Words that stand between a teaching word and whom it is said of ("the pupils *of* X", "X*'s*
+#: mentor", "*did* X train", "trained *under* X").
+_BETWEEN = ARTICLES | DOER_AUXILIARIES | BE | LEARNER_AFTER | {"of", "s", "own"}
 #: Nouns of the learning itself, done by a verb's subject ("served an *apprenticeship* with X").
 _DONE = frozenset(["apprenticeship", "training"])
 #: Words that stand for what the question asks, as a verb's subject ("*who* trained", "the vet *who* mentored").
@@ -92,7 +96,8 @@ def asked_role(said: list[str]) -> Role | None:
     votes: set[Role] = set()
     for i, w in enumerate(said):
         after = said[i + 1] if i + 1 < len(said) else ""
-        if w not in TUTELAGE and not (w == "studied" and after in LEARNER_AFTER):  # "studied *under* X"
+        # "X's *adviser*" says which end, though it names only `doctoral advisor`; "studied *under* X"
+        if w not in TUTELAGE and w not in TEACHERS and not (w == "studied" and after in LEARNER_AFTER):
             continue
         if (w in TEACHERS or w in LEARNERS) and _noun(said, i):
             role: Role = "teacher" if w in TEACHERS else "learner"
@@ -113,6 +118,21 @@ def asked_role(said: list[str]) -> Role | None:
         doer: Role = "learner" if learns else "teacher"
         votes.add(doer if asker else _other(doer))
     return next(iter(votes)) if len(votes) == 1 else None
+
+
+def said_of(said: list[str], start: int, stop: int) -> bool:
+    """Whether a word of teaching is said of the words ``said[start:stop]`` (an entity's name):
+    next to it ("X's *mentor*", "*pupils* of X", "did X *train*", "*trained* X") or across a
+    preposition of learning ("*learned* the trade *from* X", "an *apprenticeship* with X"); not
+    across another thing ("Who *coaches* the owner of X?")."""
+    before = [w for w in said[max(0, start - 4) : start] if w not in _BETWEEN]
+    after = [w for w in said[stop : stop + 3] if w not in _BETWEEN]
+    near = (before[-1:] if before else []) + (after[:1] if after else [])
+    if any(w in TUTELAGE for w in near):
+        return True
+    # "learned the trade from X": a learning word, one noun, then a preposition of learning
+    window = said[max(0, start - 4) : start]
+    return len(window) >= 2 and window[-1] in LEARNER_AFTER and any(w in TUTELAGE for w in window[:-1])
 
 
 def _other(role: Role) -> Role:
