@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
-from kgcite.text.lexicon import stem, teacher_end, teaches_at
+from kgcite.text.lexicon import said_once, stem, teacher_end, teaches_at
 from kgcite.text.tutelage import asked_role, said_of, wrong_way
 from kgcite.text.values import normalize
 
@@ -104,6 +104,6 @@ def test_a_relation_that_places_a_teacher_is_no_teaching_bond() -> None:
     ],
 )
 def test_a_teaching_word_is_said_of_the_name_next_to_it(question: str, name: str, said: bool) -> None:
-    words, part = normalize(question).split(), name.split()
-    start = next(i for i in range(len(words)) if words[i : i + len(part)] == part)
-    assert said_of(words, start, start + len(part)) is said
+    found = said_once(question, name)
+    assert found is not None
+    assert said_of(*found) is said

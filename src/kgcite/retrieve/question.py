@@ -336,11 +336,8 @@ class QuestionAnalyzer:
         # "Where does X teach?" asks where X `teaches at`; "Whom did X teach?" whom X taught
         place = kind == "place" or tutelage.asks_place(words)
         at, bond = [p for r, p in found.items() if teaches_at(r)], [p for r, p in found.items() if teacher_end(r)]
-        found = {
-            r: p
-            for r, p in found.items()
-            if not (teacher_end(r) if place else teaches_at(r)) or not any(p <= q for q in (bond, at)[place])
-        }
+        rival, dropped = (at, teacher_end) if place else (bond, teaches_at)
+        found = {r: p for r, p in found.items() if not (dropped(r) and any(p <= q for q in rival))}
         # "When was X founded?" names `founded by` and `year founded`: the kind asked picks the date
         # (only where both name the same words: "When was the founder of X born?" walks `founded by`)
         of_kind = {r: p for r, p in found.items() if kind != "any" and name_kind(r) == kind}

@@ -112,8 +112,7 @@ def _taught_side(words: list[str], start: int, stop: int, relation: str) -> Side
     role = tutelage.asked_role(words)
     if role is None:
         return None
-    asked = end if role == "teacher" else ("object" if end == "subject" else "subject")
-    return "object" if asked == "subject" else "subject"
+    return end if role == "learner" else ("subject" if end == "object" else "object")  # the end not asked
 
 
 def acts(name: list[str]) -> bool:

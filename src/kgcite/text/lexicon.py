@@ -450,6 +450,7 @@ _TEACHING_STEMS = ("mentor", "train", "teach", "taught", "coach", "tutor", "inst
 LEARNER_AFTER = frozenset(["under", "with", "from", "by", "alongside"])
 
 
+@cache
 def teacher_end(relation: str) -> Literal["subject", "object"] | None:
     """The end of ``relation`` that is the teacher, or None where it is no teaching bond:
     ``mentored_by``, ``TRAINED_UNDER``, ``apprenticed to``, ``student of``, ``coach``: the
@@ -471,6 +472,7 @@ def teacher_end(relation: str) -> Literal["subject", "object"] | None:
     return None
 
 
+@cache
 def teaches_at(relation: str) -> bool:
     """Whether ``relation`` places a teacher or learner (``instructorAt``, ``teaches at``, ``trained
     at``): "Where does X teach?" asks it, not whom X taught."""
