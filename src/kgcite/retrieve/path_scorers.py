@@ -27,7 +27,7 @@ from kgcite.kg.keys import property_key
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, Step, chain_text
 from kgcite.retrieve.scoring import EmbeddingScorer, TextScorer, _same, content_stems, words
-from kgcite.text import tutelage
+from kgcite.text import places, tutelage
 from kgcite.text.lexicon import (
     COUNTING,
     FRAMING,
@@ -204,20 +204,43 @@ def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool
     """Whether "Which county is X in?" (or "Where is X?", "In which region is the workshop that
     made X?") walks to the named place through the places X is in: the last hop is named, and
     each hop before it is named too or goes forward along a relation that places a thing in a
-    larger place (:data:`~kgcite.text.lexicon.LOCATING`: X's town is in the county asked)."""
-    if not chain or not asks_where(question):
+    larger place (:data:`~kgcite.text.lexicon.LOCATING`: X's town is in the county asked). Where
+    a rank of place is asked (:mod:`~kgcite.text.places`), a hop before may also reach the first
+    place by its name ("Which region is X from?" over ``grown at`` to the farm's ``region``), and
+    the last may climb to a rank no relation names ("Which county is X in?" over ``LOCATED_IN``)."""
+    said = words(question)
+    rank = places.asked_rank(said)
+    if not chain or not (asks_where(question) or (rank is not None and "from" in said)):
         return False
     named = {r for m in asked for r in m.relations}
     *way, last = chain
-    return (
-        bool(way)
-        and last.relation in named
-        and not last.inverse
-        and any(s.relation not in named for s in way)
-        and all(
-            s.relation in named or (not s.inverse and set(property_key(s.relation).split()) <= LOCATING) for s in way
-        )
+    if last.inverse or not way or all(s.relation in named for s in chain):
+        return False
+    if rank is None:
+        reached = last.relation in named
+    else:
+        reached = last.relation in named or places.climbs(last.relation) or places.rank_reached(last.relation) == rank
+    return reached and all(
+        s.relation in named
+        or (not s.inverse and set(property_key(s.relation).split()) <= LOCATING)
+        or (rank is not None and places.on_the_way(s, False))
+        for s in way
     )
+
+
+def rank_mentions(question: str, mentions: list[Mention]) -> list[Mention]:
+    """The rank a question asks ("Which *town* …") says the answer's kind: it names a relation
+    that must be walked only where that relation reaches the rank by its name (``county``,
+    ``part of region``), not one its word merely ends (``HOMETOWN`` for "which town": the town
+    a workshop is ``based_in`` is no one's home town)."""
+    said = words(question)
+    at, rank = places.rank_at(said), places.asked_rank(said)
+    return [
+        replace(m, optional=True)
+        if m.at == at and not any(places.rank_reached(r) == rank for r in m.relations)
+        else m
+        for m in mentions
+    ]
 
 
 def unnamed_hops(chain: Chain, asked: Sequence[Mention]) -> int:
@@ -489,6 +512,7 @@ class ZeroShotPathScorer:
             mentions = relation_mentions(question, vocabulary)
             if self.soft and isinstance(self.embedding, EmbeddingScorer):
                 mentions += soft_mentions(question, vocabulary, mentions, self.embedding)
+            mentions = rank_mentions(question, mentions)
             self._read[key] = mentions, mention_order(question, mentions)
         return self._read[key]
 
@@ -558,6 +582,10 @@ class ZeroShotPathScorer:
         if role is not None:
             wrong_way = [tutelage.wrong_way(c, role) for c in chains]
             out = np.minimum(out, -self.type_cost * np.array(wrong_way, dtype=np.float32))
+        rank = places.asked_rank(words(question))
+        if rank is not None:  # "Which county …" is not answered by a town, nor by a town's birthplace
+            short = [bool(c) and places.short_of(c[-1], rank, larger=self._lies_in(c[-1])) for c in chains]
+            out = np.minimum(out, -self.type_cost * np.array(short, dtype=np.float32))
         wants_time = asks_time(question)
         if wants_time is None or self.examples is None:
             return out
@@ -565,6 +593,28 @@ class ZeroShotPathScorer:
         wrong = np.array([bool(c) and time_valued(examples(c[-1])) != wants_time for c in chains], dtype=np.float32)
         both: np.ndarray = np.minimum(out, -self.type_cost * wrong)
         return both
+
+    def _lies_in(self, step: Step) -> bool:
+        """Whether what a step reaches lies in a place: places that hold a relation placing them
+        in a larger one (``LOCATED_IN``, ``county``), or things that are no place by the step's
+        name and hold one reaching a place (a teacher's ``HOMETOWN``); unknown without the graph
+        (``kinds``)."""
+        if self.kinds is None:
+            return False
+        kinds, placing = self.kinds, self._placing
+        if step.inverse or not places.reaches_place(step.relation):
+            placing += self._reaching
+        return any(kinds(step, r) for r in placing)
+
+    @functools.cached_property
+    def _placing(self) -> tuple[str, ...]:
+        """The graph's relations that place a thing in a place of some rank, or in a larger one."""
+        return tuple(r for r in self.relations if places.climbs(r) or places.rank_reached(r) is not None)
+
+    @functools.cached_property
+    def _reaching(self) -> tuple[str, ...]:
+        """The graph's other relations whose names say they reach a place (``HOMETOWN``, ``grown at``)."""
+        return tuple(r for r in self.relations if places.reaches_place(r) and r not in self._placing)
 
     def kind_bonus(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         """``kind_cost`` for each chain that ends on things of the kind the question asks for,
@@ -601,7 +651,8 @@ class ZeroShotPathScorer:
             if named > 0 and unnamed_hops(chain, asked) - kind <= unexplained_words(question, asked) + things:
                 return True
             return placed_within(question, chain, asked)
-        return matched_hops(chain, asked) + kind > 0
+        # "Which county is X in?" names the climb to it, where no relation is called a county
+        return matched_hops(chain, asked) + kind > 0 or placed_within(question, chain, asked)
 
     def _reading(self, chain: Chain, asked: Sequence[Mention], order: Sequence[frozenset[str]], left: int = 0) -> float:
         """The lexical part of a chain's score. A question that names relations of the graph

@@ -33,7 +33,8 @@ from kgcite.retrieve.paths import PathReasoner, PathResult
 from kgcite.retrieve.reach import asks_a_noun, walks_back
 from kgcite.retrieve.reading import Reading
 from kgcite.retrieve.retriever import KGRetriever
-from kgcite.retrieve.scoring import _same, content_stems
+from kgcite.retrieve.scoring import _same, content_stems, words
+from kgcite.text import places
 from kgcite.text.kinds import fits, name_kind, value_kinds
 from kgcite.text.lexicon import PEERS, SHARING, AnswerKind, claimed, contrary, participle, property_label
 from kgcite.text.values import normalize
@@ -96,7 +97,10 @@ def wants_chain(reading: Reading, *, gaps: bool) -> bool:
         return False
     part = reading.parts[0]
     unexplained = bool(part.rest)  # "what *types* are the movies written by X", "*co*-directors of X"
-    return gaps or part.open or unexplained or walks_on(reading) or reading.form.kind != "lookup"
+    rank = places.asked_rank(words(reading.question))
+    # "Which region was X born in?": ``born in`` reaches a town, and the region may be a hop on
+    climbs = rank is not None and not any(places.rank_reached(r) == rank for r in part.relations)
+    return gaps or part.open or unexplained or climbs or walks_on(reading) or reading.form.kind != "lookup"
 
 
 HowMany = Literal["count", "number", "list", "none"]

@@ -110,6 +110,9 @@ def content_stems(text: str) -> tuple[str, ...]:
 #: stem of four letters or more may begin a compound ("brew" / "brewmaster").
 _ENDINGS = frozenset(["s", "e", "d", "t", "es", "ed", "at", "an", "est", "ent", "eri", "ion", "tion", "iti", "ship"])
 _SHORT = 5
+#: Heads of compounds that name a place, not what their first word names: a *workshop* is no
+#: ``works_at``, a *boatyard* no ``boat``.
+_PLACE_HEADS = frozenset(["shop", "yard"])
 
 
 def _same(a: str, b: str) -> bool:
@@ -121,6 +124,8 @@ def _same(a: str, b: str) -> bool:
     if len(short) >= 3 and long.startswith(short):
         rest = long[len(short) :]
         # a compound of two words ("brew|master", "head|office" as "head|quarters") still matches
+        if rest in _PLACE_HEADS:
+            return False
         return len(short) > _SHORT or rest in _ENDINGS or (len(short) >= 4 and len(rest) >= 4)
     return len(short) >= 4 and long.endswith(short)
 

@@ -264,6 +264,22 @@ LOCATING = frozenset(
     ["located", "location", "situated", "based", "headquartered", "lies", "in", "within", "town", "city", "village"]
     + ["county", "region", "province", "district", "state", "country", "nation", "area", "site", "part", "of"]
 )
+#: Ranks of place a question may ask for ("Which *county* is X in?"), as relation names say
+#: them (``county``, ``town.region``, ``IN_COUNTRY``): a relation that names another rank reaches
+#: no answer to it (:mod:`~kgcite.text.places`).
+PLACE_RANKS = frozenset(
+    ["village", "town", "city", "district", "county", "region", "province", "state", "country", "nation"]
+)
+#: Ranks nothing else is inside of: "Which country is X in?" is answered where the climb ends.
+TOP_RANKS = frozenset(["country", "nation"])
+#: Rank words that say one rank ("What *nation* is X's home city in?" asks ``country``).
+SAME_RANK = {"nation": "country"}
+#: Words of a relation's name that say it reaches a place (``birthplace``, ``home base``,
+#: ``venue``), besides a last "at", "in" or "from" (``grown at``): the place a rank is asked of.
+PLACING = PLACE_RANKS | frozenset(
+    ["place", "birthplace", "home", "hometown", "base", "based", "site", "venue", "location", "located"]
+    + ["situated", "address", "seat", "origin", "headquarters", "headquartered", "hq", "area", "lies"]
+)
 #: Nouns for people who share something with the topic ("X's *team-mates*", "X's *colleagues*"):
 #: the answer is reached by going out along a relation and back along it.
 PEERS = frozenset(["mates", "colleague", "colleagues", "coworkers", "peers", "teammates", "classmates", "bandmates"])

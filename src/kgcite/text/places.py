@@ -1,0 +1,87 @@
+"""Places inside places: which rank of place a question asks for, and which hops climb to it.
+
+"Which *county* is X in?" asks for a rank of place. Graphs say ranks in their relations' names
+(``county``, ``town.region``, ``IN_COUNTRY``) or not at all (``LOCATED_IN``, ``part of``), and
+reach the first place from things that are not places (``grown at``, ``born in``, ``hall.town``).
+Three facts settle a chain: the rank asked (:func:`asked_rank`), the ranks a relation's name
+reaches by its name (:func:`rank_reached`), and whether a hop reaches a place at all (:func:`reaches_place`) or
+only climbs from one place to a larger one (:func:`climbs`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Protocol
+
+from kgcite.kg.keys import property_key
+from kgcite.text.lexicon import LOCATING, PLACE_RANKS, PLACING, SAME_RANK, TOP_RANKS
+
+
+class Hop(Protocol):
+    """A relation walked forwards or, ``inverse``, backwards (a chain's step)."""
+
+    @property
+    def relation(self) -> str: ...
+
+    @property
+    def inverse(self) -> bool: ...
+
+
+def rank_at(said: list[str]) -> int | None:
+    """Where the question says the rank of place it asks for: the rank word right after its
+    first "which" or "what" ("*Which county* is X in?", "In *what region* …"), else None."""
+    for i, w in enumerate(said[:-1]):
+        if w in ("which", "what"):
+            return i + 1 if said[i + 1] in PLACE_RANKS else None
+    return None
+
+
+def asked_rank(said: list[str]) -> str | None:
+    """The rank of place the question asks for (:func:`rank_at`), one word a rank
+    (:data:`~kgcite.text.lexicon.SAME_RANK`: a nation is a country)."""
+    at = rank_at(said)
+    return None if at is None else SAME_RANK.get(said[at], said[at])
+
+
+@cache
+def rank_reached(relation: str) -> str | None:
+    """The rank of place a relation's name says it reaches: its last rank word, or a home or
+    birth one (``town.region`` reaches a region, ``hall.town`` and ``HOMETOWN`` a town,
+    ``IN_COUNTRY`` a country; ``arena.capacity`` no city), else None."""
+    ranks = [r for w in property_key(relation).split() for r in PLACE_RANKS if w == r or w in (f"home{r}", f"birth{r}")]
+    return SAME_RANK.get(ranks[-1], ranks[-1]) if ranks else None
+
+
+@cache
+def climbs(relation: str) -> bool:
+    """Whether the relation places a place in a larger one and names no rank (``LOCATED_IN``,
+    ``part of``, ``situated in``): its end is whatever rank the question asks."""
+    key = set(property_key(relation).split())
+    return bool(key) and key <= LOCATING and not key & PLACE_RANKS
+
+
+@cache
+def reaches_place(relation: str) -> bool:
+    """Whether a relation's name says that it reaches a place (``grown at``, ``birthplace``,
+    ``launched from``, ``home city``): what is asked "Which region is X from?" lies there."""
+    key = property_key(relation).split()
+    return bool(key) and (key[-1] in ("at", "in", "from") or bool(set(key) & PLACING))
+
+
+def on_the_way(hop: Hop, named: bool) -> bool:
+    """Whether a hop may lead to the place a rank is asked of: named by the question, or
+    walked forwards to a place by its name ("Which region is X from?" over ``grown at``)."""
+    return named or (not hop.inverse and reaches_place(hop.relation))
+
+
+def short_of(hop: Hop, rank: str, *, larger: bool) -> bool:
+    """Whether a chain that ends on ``hop`` stops short of the ``rank`` asked: its name says
+    another rank (``town`` for a county), or says none while the places it reaches lie in
+    ``larger`` ones (``born in`` for "Which country …"). A rank nothing is inside of
+    (:data:`~kgcite.text.lexicon.TOP_RANKS`) is reached only where the climb ends."""
+    if hop.inverse:
+        return False
+    reached = rank_reached(hop.relation)
+    if reached is not None:
+        return reached != rank
+    return larger and (not climbs(hop.relation) or rank in TOP_RANKS)
