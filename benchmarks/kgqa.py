@@ -28,8 +28,8 @@ answer past a description and a relation named by what its subject did were froz
 observatory and ferry (the same way, after a retrained model was measured and not shipped),
 perfumery, clockmaking and circus (the same way, after the rules reading what a question asks of a
 described thing with a verb were frozen), library and alpine, brigade, cycling and bakery,
-vetnetwork, lawfirm and skiresort, museum, esports and lifeboat, philharmonic, allotment and airline
-(the same way, each measured once, development sets since), all with
+vetnetwork, lawfirm and skiresort, museum, esports and lifeboat, philharmonic, allotment and airline,
+lighthouse, glassworks and rowing (the same way, each measured once, development sets since), all with
 2-hop questions in words that are not the relations' names; port
 (held out from the zero-shot scorer), lab (a development set), and questions generated from
 BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
@@ -316,6 +316,9 @@ def main() -> None:
         "philharmonic",
         "allotment",
         "airline",
+        "lighthouse",
+        "glassworks",
+        "rowing",
         "port",
     )
     sets = [

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kgcite.kg import EmbeddedStore, InputError
 from kgcite.kg.loaders import read_tsv
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import ZeroShotPathScorer
-from kgcite.retrieve.paths import PathConfig, PathReasoner, Step, bounded
+from kgcite.retrieve.paths import Chain, PathConfig, PathReasoner, Step, bounded
 from kgcite.retrieve.scoring import EmbeddingScorer
 
 
@@ -120,3 +122,39 @@ def test_a_graph_file_may_be_tab_separated(store: EmbeddedStore, tmp_path: Path)
     bad.write_text("a\tb\tc\nx\ty\n")
     with pytest.raises(InputError, match=r"bad.tsv:2: expected head<TAB>relation<TAB>tail, got 2 fields"):
         list(read_tsv(bad))
+
+
+class _Table:
+    """Scores chains by a table of relation names; a chain ending on ``short`` relations holds
+    -1 of its score for stopping short of what is asked (:class:`~kgcite.retrieve.paths.KnowsShort`)."""
+
+    name, threshold = "table", 0.5
+
+    def __init__(self, table: dict[tuple[str, ...], float], short: set[str]) -> None:
+        self.table, self.short = table, short
+
+    def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        return np.array([self.table.get(tuple(s.relation for s in c), 0.0) for c in chains], dtype=np.float32)
+
+    def shortfall(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        return np.array([-1.0 if c[-1].relation in self.short else 0.0 for c in chains], dtype=np.float32)  # either way
+
+
+def test_the_beam_walks_on_from_a_chain_that_stops_short(tmp_path: Path) -> None:
+    # "In which province is the works that makes the vase?": the works' town is no province
+    # (its score holds the shortfall), but the province lies one hop past it
+    graph = tmp_path / "glass.tsv"
+    graph.write_text(
+        "Vase\tmade_by\tWorks\nWorks\testablished\t1793\nWorks\ttown\tHaapasalo\nHaapasalo\tprovince\tKoskela\n"
+    )
+    store = EmbeddedStore()
+    store.load(graph)
+    table = {("made_by",): 0.2, ("made_by", "established"): 0.3, ("made_by", "town"): -0.5}
+    table[("made_by", "town", "province")] = 0.9
+    vase = store.entity("Vase")
+    assert vase is not None
+    result = PathReasoner(store, _Table(table, {"town"}), PathConfig(width=1)).answer("In which province …", [vase])
+    assert result.predicted() == ["Koskela"]
+    # without the shortfall said apart, the beam keeps the founding year and never reaches it
+    blind = _Table(table, set())
+    assert PathReasoner(store, blind, PathConfig(width=1)).answer("In which province …", [vase]).predicted() == []

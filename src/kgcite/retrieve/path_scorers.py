@@ -236,9 +236,7 @@ def rank_mentions(question: str, mentions: list[Mention]) -> list[Mention]:
     said = words(question)
     at, rank = places.rank_at(said), places.asked_rank(said)
     return [
-        replace(m, optional=True)
-        if m.at == at and not any(places.rank_reached(r) == rank for r in m.relations)
-        else m
+        replace(m, optional=True) if m.at == at and not any(places.rank_reached(r) == rank for r in m.relations) else m
         for m in mentions
     ]
 
@@ -574,7 +572,8 @@ class ZeroShotPathScorer:
         "what year" want dates, "where", "who" and "which county" do not (one word settles
         born in / date of birth); "who" wants no place its relation's name says (``city``); a
         teaching bond is walked towards the end asked for ("Whom did X train?" reaches X's
-        pupils over ``mentored_by``, not X's mentor: :mod:`~kgcite.text.tutelage`)."""
+        pupils over ``mentored_by``, not X's mentor: :mod:`~kgcite.text.tutelage`); and, added
+        to those, :meth:`shortfall`."""
         out = np.zeros(len(chains), dtype=np.float32)
         if asks_person(question):  # "Who is in charge of the venue X opened at?" is no city
             out -= self.type_cost * np.array([bool(c) and place_named(c[-1]) for c in chains], dtype=np.float32)
@@ -582,17 +581,23 @@ class ZeroShotPathScorer:
         if role is not None:
             wrong_way = [tutelage.wrong_way(c, role) for c in chains]
             out = np.minimum(out, -self.type_cost * np.array(wrong_way, dtype=np.float32))
-        rank = places.asked_rank(words(question))
-        if rank is not None:  # "Which county …" is not answered by a town, nor by a town's birthplace
-            short = [bool(c) and places.short_of(c[-1], rank, larger=self._lies_in(c[-1])) for c in chains]
-            out = np.minimum(out, -self.type_cost * np.array(short, dtype=np.float32))
         wants_time = asks_time(question)
-        if wants_time is None or self.examples is None:
-            return out
-        examples = self.examples
-        wrong = np.array([bool(c) and time_valued(examples(c[-1])) != wants_time for c in chains], dtype=np.float32)
-        both: np.ndarray = np.minimum(out, -self.type_cost * wrong)
+        if wants_time is not None and self.examples is not None:
+            examples = self.examples
+            wrong = [bool(c) and time_valued(examples(c[-1])) != wants_time for c in chains]
+            out = np.minimum(out, -self.type_cost * np.array(wrong, dtype=np.float32))
+        both: np.ndarray = out + self.shortfall(question, chains)
         return both
+
+    def shortfall(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """``-type_cost`` for each chain that stops short of the rank of place asked: "Which
+        county …" is not answered by a town, nor by a town's birthplace
+        (:func:`~kgcite.text.places.short_of`). The search keeps such chains to walk on."""
+        rank = places.asked_rank(words(question))
+        if rank is None:
+            return np.zeros(len(chains), dtype=np.float32)
+        short = [bool(c) and places.short_of(c[-1], rank, larger=self._lies_in(c[-1])) for c in chains]
+        return -self.type_cost * np.array(short, dtype=np.float32)
 
     def _lies_in(self, step: Step) -> bool:
         """Whether what a step reaches lies in a place: places that hold a relation placing them
@@ -749,6 +754,14 @@ class GroundingPathScorer:
             # a hop no relation's name explains is the model's to judge (``forgive``)
             # the words' part only: the model is the likeness (MiniLM's again cost half the time)
             out = out + self.lexical_weight * self.reader.lexical(question, chains, forgive=True)
+        return out
+
+    def shortfall(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """The part of :meth:`scores` that says a chain stops short of the rank of place asked
+        (the reader's :meth:`~ZeroShotPathScorer.shortfall`, in its penalty and its lexical part)."""
+        if self.reader is None:
+            return np.zeros(len(chains), dtype=np.float32)
+        out: np.ndarray = (1.0 + self.lexical_weight) * self.reader.shortfall(question, chains)
         return out
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:

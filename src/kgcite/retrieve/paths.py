@@ -79,6 +79,15 @@ class ScoresNear(Protocol):
 
 
 @runtime_checkable
+class KnowsShort(Protocol):
+    """A scorer that can tell the part of each chain's score that says it stops short of what
+    is asked: the beam keeps such chains to walk on ("In which province is the works that makes
+    X?": the works' town is no province, and the province lies one hop past it)."""
+
+    def shortfall(self, question: str, chains: Sequence[Chain]) -> np.ndarray: ...
+
+
+@runtime_checkable
 class KnowsComplete(Protocol):
     """A scorer that can tell a chain no longer chain can beat (every relation the question
     names is walked, and nothing else): the search stops there instead of walking deeper."""
@@ -450,7 +459,7 @@ class PathReasoner:
         beam: list[tuple[Chain, list[Layer]]] = [((), [])]
         scored: dict[Chain, float] = {}
         walked: dict[Chain, list[Layer]] = {}
-        for _ in range(self.config.depth):
+        for depth in range(1, self.config.depth + 1):
             extensions: dict[Chain, list[Layer]] = {}
             for chain, layers in beam:
                 steps = self.walker.steps(main.id, layers)
@@ -469,7 +478,11 @@ class PathReasoner:
             values = self.scorer.scores(query, chains)
             stats["chains_scored"] += len(chains)
             scored.update(zip(chains, map(float, values), strict=True))
-            order = np.argsort(-values, kind="stable")[: self.config.width]
+            # a chain that stops short is walked on, before the last depth (its score says it stops short)
+            kept = values
+            if isinstance(self.scorer, KnowsShort) and depth < self.config.depth:
+                kept = values - self.scorer.shortfall(query, chains)
+            order = np.argsort(-kept, kind="stable")[: self.config.width]
             best_so_far = max(scored, key=scored.__getitem__)
             stop = isinstance(self.scorer, KnowsComplete) and self.scorer.complete(query, best_so_far)
             beam = []
