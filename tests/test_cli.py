@@ -516,3 +516,19 @@ def test_ask_over_a_graph_file_with_no_facts_is_an_error(tmp_path: Path) -> None
 def test_kg_load_help_names_every_format() -> None:
     shown = kgcite("kg", "load", "--help").stdout
     assert all(ext in shown for ext in (".json", ".tsv", ".csv", ".nt", ".ttl")) and "header line" in shown
+
+
+def test_the_answer_of_a_walked_question_is_what_the_last_fact_says_of_the_thing_reached(tmp_path: Path) -> None:
+    """ "Who trained the owner of X?" walks to the owner; the answer is who mentored her, the
+    subject of "Y is a mentor of the owner", not the owner it names (what ``run`` scores)."""
+    graph = tmp_path / "forges.tsv"
+    graph.write_text(
+        "Saltwick Smithy\towned by\tDelia Marsh\nBram Kettering\tmentor of\tDelia Marsh\n"
+        "Nell Ashby\tapprenticed_to\tDelia Marsh\nNell Ashby\tworksAt\tSaltwick Smithy\n"
+        "Oskar Lind\ttrainedUnder\tBram Kettering\nDelia Marsh\tborn_in\tEddermoor\n"
+    )
+    res = kgcite("ask", "--kg", str(graph), "--json", "Who trained the owner of Saltwick Smithy?")
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout)
+    assert "Bram Kettering" in out["answer"]
+    assert out["predicted"] == ["Bram Kettering"]

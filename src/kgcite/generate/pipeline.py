@@ -143,10 +143,13 @@ def stated_values(
     """The answers a statement answer gives, each with the triple that states it: the far end of
     each cited triple from a topic (its value, or its subject when the topic is the value), each
     once, in citation order. The same shape as a path answer's ``answer_paths`` (a one-hop path).
-    ``steps``: hops walked on the way to what was asked, which answer nothing themselves."""
+    ``steps``: hops walked on the way to what was asked, which answer nothing themselves; what
+    they reach stands where the topic does ("Who trained the owner of X?": the owner is the
+    value of "Y is a mentor of the owner", and Y the answer)."""
     out: dict[str, list[list[str]]] = {}
     by_key = {t.key: t for t in graph.triples}
     walked = {t.key for t in steps}
+    topics = {*topics, *(e for t in steps for e in (t.subject_id, t.object_id) if e is not None)}
     for s in sentences:
         for cited in s.cited_triples():
             if cited.key is None or (key := graph.find(cited.key)) is None or (triple := by_key.get(key)) is None:

@@ -223,7 +223,7 @@ def placed_within(question: str, chain: Chain, asked: Sequence[Mention]) -> bool
     return reached and all(
         s.relation in named
         or (not s.inverse and set(property_key(s.relation).split()) <= LOCATING)
-        or (rank is not None and places.on_the_way(s, False))
+        or (rank is not None and not s.inverse and places.reaches_place(s.relation))
         for s in way
     )
 

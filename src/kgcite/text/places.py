@@ -3,9 +3,9 @@
 "Which *county* is X in?" asks for a rank of place. Graphs say ranks in their relations' names
 (``county``, ``town.region``, ``IN_COUNTRY``) or not at all (``LOCATED_IN``, ``part of``), and
 reach the first place from things that are not places (``grown at``, ``born in``, ``hall.town``).
-Three facts settle a chain: the rank asked (:func:`asked_rank`), the ranks a relation's name
-reaches by its name (:func:`rank_reached`), and whether a hop reaches a place at all (:func:`reaches_place`) or
-only climbs from one place to a larger one (:func:`climbs`).
+Three facts settle a chain: the rank asked (:func:`asked_rank`), the rank a relation reaches by
+its name (:func:`rank_reached`), and whether a hop reaches a place at all (:func:`reaches_place`)
+or only climbs from one place to a larger one (:func:`climbs`).
 """
 
 from __future__ import annotations
@@ -66,12 +66,6 @@ def reaches_place(relation: str) -> bool:
     ``launched from``, ``home city``): what is asked "Which region is X from?" lies there."""
     key = property_key(relation).split()
     return bool(key) and (key[-1] in ("at", "in", "from") or bool(set(key) & PLACING))
-
-
-def on_the_way(hop: Hop, named: bool) -> bool:
-    """Whether a hop may lead to the place a rank is asked of: named by the question, or
-    walked forwards to a place by its name ("Which region is X from?" over ``grown at``)."""
-    return named or (not hop.inverse and reaches_place(hop.relation))
 
 
 def short_of(hop: Hop, rank: str, *, larger: bool) -> bool:
