@@ -11,20 +11,10 @@ or only climbs from one place to a larger one (:func:`climbs`).
 from __future__ import annotations
 
 from functools import cache
-from typing import Protocol
 
 from kgcite.kg.keys import property_key
+from kgcite.text.hops import Hop
 from kgcite.text.lexicon import LOCATING, PLACE_RANKS, PLACING, SAME_RANK, TOP_RANKS
-
-
-class Hop(Protocol):
-    """A relation walked forwards or, ``inverse``, backwards (a chain's step)."""
-
-    @property
-    def relation(self) -> str: ...
-
-    @property
-    def inverse(self) -> bool: ...
 
 
 def rank_at(said: list[str]) -> int | None:

@@ -12,8 +12,9 @@ of X lead?" walks from X to those who learned from X.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Literal
 
+from kgcite.text.hops import Hop
 from kgcite.text.lexicon import (
     ARTICLES,
     BE,
@@ -29,16 +30,6 @@ from kgcite.text.lexicon import (
 )
 
 Role = Literal["teacher", "learner"]
-
-
-class Hop(Protocol):
-    """A relation walked forwards or, ``inverse``, backwards (a chain's step)."""
-
-    @property
-    def relation(self) -> str: ...
-
-    @property
-    def inverse(self) -> bool: ...
 
 
 #: Words before a noun that is also a verb ("the *mentor*", "X's *coach*", "as *mentor*").
