@@ -66,6 +66,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
             ],
         ),
         ("grounding_split.py", ["MiniLM, no training (baseline)", "grounding model (shipped)", "camelCase"]),
+        ("path_speed.py", ["p50 ms, cold (baseline)", "p50 ms, prepared", "port", "same answers"]),
         ("kg_lookup.py", ["embedded in memory, pattern API", "SPARQL server (HTTP)"]),
         ("nli_speed.py", ["batch 32", "batch 1 (baseline)"]),
         ("serve_load.py", ["one at a time (baseline)", "5 at once"]),

@@ -196,8 +196,14 @@ class Runtime:
             return PathReasoner(self.kg, zero_shot, linker=self.retriever.linker, chooser=chooser)
         model = self._grounding_model()
         assert model is not None
+        # chain vectors kept beside the response cache: what `kgcite kg load` prepared, or an
+        # earlier run met, is not encoded again
+        vectors = cache.with_name("vectors.sqlite") if (cache := self.config.cache) is not None else None
         return PathReasoner(
-            self.kg, grounding_scorer(model, self.kg, zero_shot), linker=self.retriever.linker, chooser=chooser
+            self.kg,
+            grounding_scorer(model, self.kg, zero_shot, vectors=vectors),
+            linker=self.retriever.linker,
+            chooser=chooser,
         )
 
     def _grounding_model(self) -> Path | None:

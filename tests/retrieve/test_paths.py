@@ -139,6 +139,9 @@ class _Table:
     def shortfall(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         return np.array([-1.0 if c[-1].relation in self.short else 0.0 for c in chains], dtype=np.float32)  # either way
 
+    def stops_short(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        return self.shortfall(question, chains) != 0
+
 
 def test_the_beam_walks_on_from_a_chain_that_stops_short(tmp_path: Path) -> None:
     # "In which province is the works that makes the vase?": the works' town is no province
@@ -158,3 +161,18 @@ def test_the_beam_walks_on_from_a_chain_that_stops_short(tmp_path: Path) -> None
     # without the shortfall said apart, the beam keeps the founding year and never reaches it
     blind = _Table(table, set())
     assert PathReasoner(store, blind, PathConfig(width=1)).answer("In which province …", [vase]).predicted() == []
+
+
+def test_a_chain_that_stops_short_answers_nothing(tmp_path: Path) -> None:
+    # "In which province is the works that makes the vase?" where the graph lacks the town's
+    # province: the town, however well it scores, is no answer
+    graph = tmp_path / "glass.tsv"
+    graph.write_text("Vase\tmade_by\tWorks\nWorks\ttown\tHaapasalo\n")
+    store = EmbeddedStore()
+    store.load(graph)
+    vase = store.entity("Vase")
+    assert vase is not None
+    table = {("made_by", "town"): 0.9}
+    result = PathReasoner(store, _Table(table, {"town"}), PathConfig(width=1)).answer("In which province …", [vase])
+    assert result.best is None and result.predicted() == []
+    assert PathReasoner(store, _Table(table, set())).answer("In which province …", [vase]).predicted() == ["Haapasalo"]

@@ -17,6 +17,7 @@ import numpy as np
 
 from kgcite.errors import LLMError
 from kgcite.models.onnx import bert_inputs, bert_tokenizer, cpu_session, rows_alone
+from kgcite.models.vectors import DiskVectors
 
 
 @runtime_checkable
@@ -88,10 +89,11 @@ class OnnxMiniLM:
 
 class CachedEmbedder:
     """Any :class:`Embedder` with its vectors kept (LRU) by text: relation names, entity labels and
-    document passages come back question after question and are encoded once."""
+    document passages come back question after question and are encoded once. With ``disk``,
+    vectors are also kept on disk, for the next process."""
 
-    def __init__(self, embedder: Embedder, *, cache_size: int = 200_000) -> None:
-        self.embedder, self.cache_size = embedder, cache_size
+    def __init__(self, embedder: Embedder, *, cache_size: int = 200_000, disk: DiskVectors | None = None) -> None:
+        self.embedder, self.cache_size, self.disk = embedder, cache_size, disk
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self.encoded = 0  # texts actually sent to the model, for benchmarks
 
@@ -101,8 +103,13 @@ class CachedEmbedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        fresh = dict(zip(missing, self.embedder.encode(missing), strict=True)) if missing else {}
-        self.encoded += len(missing)
+        fresh = self.disk.get(missing) if self.disk is not None and missing else {}
+        if todo := [t for t in missing if t not in fresh]:
+            new = dict(zip(todo, self.embedder.encode(todo), strict=True))
+            self.encoded += len(todo)
+            if self.disk is not None:
+                self.disk.put(new.items())
+            fresh.update(new)
         out = []
         for t in texts:
             vec = fresh[t] if t in fresh else self._cache[t]

@@ -599,6 +599,15 @@ class ZeroShotPathScorer:
         short = [bool(c) and places.short_of(c[-1], rank, larger=self._lies_in(c[-1])) for c in chains]
         return -self.type_cost * np.array(short, dtype=np.float32)
 
+    def stops_short(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """Which chains stop short (:meth:`shortfall`) of a rank asked strictly
+        (:func:`~kgcite.text.places.strict`): those answer nothing."""
+        rank = places.asked_rank(words(question))
+        if rank is None or not places.strict(rank):
+            return np.zeros(len(chains), dtype=bool)
+        out: np.ndarray = self.shortfall(question, chains) != 0
+        return out
+
     def _lies_in(self, step: Step) -> bool:
         """Whether what a step reaches lies in a place: places that hold a relation placing them
         in a larger one (``LOCATED_IN``, ``county``), or things that are no place by the step's
@@ -740,6 +749,16 @@ class GroundingPathScorer:
         cosines: np.ndarray = (self.embedding.vectors(texts) @ q).astype(np.float32)
         return cosines
 
+    def prepare(self, chains: Sequence[Chain], progress: Callable[[int, int], None] | None = None) -> int:
+        """Encode the chains' descriptions now (batches of 256), so a question encodes only itself."""
+        texts = list(dict.fromkeys(chain_description(c, self.examples) for c in chains))
+        before = self.embedding.encoded
+        for i in range(0, len(texts), 256):
+            self.embedding.vectors(texts[i : i + 256])
+            if progress is not None:
+                progress(min(i + 256, len(texts)), len(texts))
+        return self.embedding.encoded - before
+
     def scores(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
         if not chains:
             return np.zeros(0, dtype=np.float32)
@@ -764,6 +783,12 @@ class GroundingPathScorer:
         out: np.ndarray = (1.0 + self.lexical_weight) * self.reader.shortfall(question, chains)
         return out
 
+    def stops_short(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+        """The reader's :meth:`~ZeroShotPathScorer.stops_short`: chains that answer nothing."""
+        if self.reader is None:
+            return np.zeros(len(chains), dtype=bool)
+        return self.reader.stops_short(question, chains)
+
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """A question word names a relation of the chain (the zero-shot reading), or the model
         grounds it with confidence (its score clears ``named_threshold``): "what kind of film"
@@ -785,15 +810,23 @@ def shipped_grounding() -> Path:
 GROUNDING_FILE = "grounding.json"
 
 
-def grounding_scorer(folder: Path, store: KGStore, reader: ZeroShotPathScorer | None = None) -> GroundingPathScorer:
-    """The bi-encoder exported to ``folder`` (``model.onnx``, ``grounding.json``), over ``store``."""
-    from kgcite.models.embed import OnnxMiniLM
+def grounding_scorer(
+    folder: Path, store: KGStore, reader: ZeroShotPathScorer | None = None, *, vectors: Path | None = None
+) -> GroundingPathScorer:
+    """The bi-encoder exported to ``folder`` (``model.onnx``, ``grounding.json``), over ``store``;
+    ``vectors``: a SQLite file keeping its vectors for later processes (none: this one only)."""
+    from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
+    from kgcite.models.vectors import DiskVectors, model_fingerprint
 
     settings = json.loads((folder / GROUNDING_FILE).read_text(encoding="utf-8"))
-    encoder = OnnxMiniLM(folder / "model.onnx", max_length=int(settings.get("max_length", 48)), label=folder.name)
+    max_length = int(settings.get("max_length", 48))
+    encoder = OnnxMiniLM(folder / "model.onnx", max_length=max_length, label=folder.name)
+    disk = None
+    if vectors is not None:
+        disk = DiskVectors(vectors, model_fingerprint(folder / "model.onnx", max_length=max_length))
     adapter = settings.get("adapter")
     return GroundingPathScorer(
-        EmbeddingScorer(encoder),
+        EmbeddingScorer(CachedEmbedder(encoder, disk=disk)),
         graph_examples(store),
         threshold=float(settings.get("threshold", 0.5)),
         length_cost=float(settings.get("length_cost", 0.0)),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -82,9 +82,12 @@ class ScoresNear(Protocol):
 class KnowsShort(Protocol):
     """A scorer that can tell the part of each chain's score that says it stops short of what
     is asked: the beam keeps such chains to walk on ("In which province is the works that makes
-    X?": the works' town is no province, and the province lies one hop past it)."""
+    X?": the works' town is no province, and the province lies one hop past it); and which of
+    them answer nothing at all, wherever the walk ends."""
 
     def shortfall(self, question: str, chains: Sequence[Chain]) -> np.ndarray: ...
+
+    def stops_short(self, question: str, chains: Sequence[Chain]) -> np.ndarray: ...
 
 
 @runtime_checkable
@@ -102,6 +105,17 @@ class KnowsNamed(Protocol):
 
     def names(self, question: str, chain: Chain, *, every: bool = False) -> bool:
         """``every``: each hop, not just one, is named by a word of the question."""
+        ...
+
+
+@runtime_checkable
+class Prepares(Protocol):
+    """A scorer that can do ahead of time the work each chain costs it the first time it is
+    scored (the bi-encoder's encoding of the chain's text)."""
+
+    def prepare(self, chains: Sequence[Chain], progress: Callable[[int, int], None] | None = None) -> int:
+        """Do it for ``chains``; how many needed it (the rest were done already).
+        ``progress(done, total)`` is called as it goes."""
         ...
 
 
@@ -224,6 +238,16 @@ def mask_topics(question: str, topics: Sequence[Entity]) -> str:
     return text
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What :meth:`PathReasoner.prepare` did: the graph's chains, how many were new to the
+    scorer (the rest it had already, from an earlier process's cache), and the seconds taken."""
+
+    chains: int
+    new: int
+    seconds: float
+
+
 class GraphWalker:
     """The walk a relation-path search takes, shared by :class:`PathReasoner` and training: the
     steps around a chain's frontier, the next layer a step reaches, and the answers at the end
@@ -258,6 +282,44 @@ class GraphWalker:
                     out[new] = frozenset(a.label.lower() for a in self.answers(topic, grown))
                     nxt.append((new, grown))
             level = nxt
+        return out
+
+    def schema(self, depth: int, *, sample: int = 20, limit: int = 10_000) -> list[Chain]:
+        """The chains a search on this graph could score, shortest first, at most ``limit``:
+        each relation both ways from ``sample`` of the nodes it starts from, then the steps the
+        walk offers where those walks arrive. A chain's text never depends on its topic, so
+        these are the texts to encode before the first question (:meth:`PathReasoner.prepare`)."""
+        level: list[tuple[Chain, list[Layer]]] = []
+        for relation in self.store.relations():
+            if property_key(relation) == LABEL_PROPERTY:
+                continue
+            triples = self.store.match(relation=relation, limit=sample)
+            for inverse in (False, True):
+                starts: Layer = {}
+                for t in triples:
+                    node = (
+                        (t.object_id or (self.links_by_name and self._named(t.object_value)))
+                        if inverse
+                        else t.subject_id
+                    )
+                    if node:
+                        starts.setdefault(node, (t, node, 1))
+                step = Step(relation, inverse)
+                if starts and (layer := self.walk("", [starts], step)[0]):
+                    level.append(((step,), [starts, layer]))
+        out = [chain for chain, _ in level][:limit]
+        for _ in range(depth - 1):
+            grown: list[tuple[Chain, list[Layer]]] = []
+            for chain, layers in level:
+                for step in self.steps("", layers):
+                    if len(out) >= limit:
+                        break
+                    if doubles_back(chain, step) or not (layer := self.walk("", layers, step)[0]):
+                        continue
+                    grown.append(((*chain, step), [*layers, layer]))
+                    out.append(grown[-1][0])
+            level = grown
+        self.met = []
         return out
 
     def _fetch(self, node: str, step: Step) -> list[Triple]:
@@ -434,6 +496,14 @@ class PathReasoner:
             return self.config.threshold
         return self.scorer.threshold
 
+    def prepare(self, progress: Callable[[int, int], None] | None = None, *, limit: int = 10_000) -> Prepared:
+        """Score-ready before the first question: the graph's chains (:meth:`GraphWalker.schema`,
+        at most ``limit``) encoded now, which otherwise each question pays for as it meets them."""
+        t0 = time.perf_counter()
+        chains = self.walker.schema(self.config.depth, limit=limit)
+        done = self.scorer.prepare(chains, progress) if isinstance(self.scorer, Prepares) else 0
+        return Prepared(len(chains), done, time.perf_counter() - t0)
+
     def search(self, question: str, topics: Sequence[str | Entity] | None = None) -> PathResult:
         """The cited chains of the answers; no evidence when no topic is given or found."""
         found = find_topics(self.store, question, topics, self.linker)
@@ -509,6 +579,11 @@ class PathReasoner:
         ranked_asked = [
             c for c in ranked if c.chain in walked and walks_any(c.chain, asked) and reaches(c.chain, reach)
         ]
+        if isinstance(self.scorer, KnowsShort) and ranked_asked:
+            # a chain that stops short of the rank of place asked answers nothing: "In which county
+            # was X born?" is [NA] where the graph lacks the birthplace's county
+            short = self.scorer.stops_short(query, [c.chain for c in ranked_asked])
+            ranked_asked = [c for c, s in zip(ranked_asked, short, strict=True) if not s]
         fit = [c for c in ranked_asked if c.score >= threshold]
         used: list[str] = []
         calls, chosen_by = 0, None

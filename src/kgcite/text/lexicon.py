@@ -274,6 +274,8 @@ PLACE_RANKS = frozenset(
 TOP_RANKS = frozenset(["country", "nation"])
 #: Rank words that say one rank ("What *nation* is X's home city in?" asks ``country``).
 SAME_RANK = {"nation": "country"}
+#: Ranks asked loosely: "What town …" is answered by a city, or by a place that lies in a region.
+SETTLEMENTS = frozenset(["village", "town", "city"])
 #: Words of a relation's name that say it reaches a place (``birthplace``, ``home base``,
 #: ``venue``), besides a last "at", "in" or "from" (``grown at``): the place a rank is asked of.
 PLACING = PLACE_RANKS | frozenset(

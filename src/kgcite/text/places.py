@@ -14,7 +14,7 @@ from functools import cache
 
 from kgcite.kg.keys import property_key
 from kgcite.text.hops import Hop
-from kgcite.text.lexicon import LOCATING, PLACE_RANKS, PLACING, SAME_RANK, TOP_RANKS
+from kgcite.text.lexicon import LOCATING, PLACE_RANKS, PLACING, SAME_RANK, SETTLEMENTS, TOP_RANKS
 
 
 def rank_at(said: list[str]) -> int | None:
@@ -69,3 +69,11 @@ def short_of(hop: Hop, rank: str, *, larger: bool) -> bool:
     if reached is not None:
         return reached != rank
     return larger and (not climbs(hop.relation) or rank in TOP_RANKS)
+
+
+def strict(rank: str) -> bool:
+    """Whether a chain that stops short of ``rank`` answers nothing, rather than ranking lower:
+    a county, a region or a country is what a graph names as one ("In which county was X born?"
+    is not answered by a village whose county the graph lacks), while a town is asked loosely
+    (:data:`~kgcite.text.lexicon.SETTLEMENTS`)."""
+    return rank not in SETTLEMENTS
