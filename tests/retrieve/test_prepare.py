@@ -80,6 +80,14 @@ def test_vectors_kept_on_disk_are_the_models_own(tmp_path: Path) -> None:
     assert other.encoded == 1
     rows = sqlite3.connect(tmp_path / "v.sqlite").execute("SELECT count(*) FROM vectors").fetchone()[0]
     assert rows == 4
+    # the fingerprint is hashed once per version of the file, then read back
+    assert DiskVectors.of_model(tmp_path / "v.sqlite", model, max_length=48).model == key
+    assert DiskVectors.of_model(tmp_path / "v.sqlite", model, max_length=48).model == key
+    assert DiskVectors.of_model(tmp_path / "v.sqlite", model, max_length=32).model != key
+    copy = tmp_path / "model.onnx"
+    data = model.read_bytes()
+    copy.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # another version of the file
+    assert DiskVectors.of_model(tmp_path / "v.sqlite", copy, max_length=48).model != key
 
 
 def test_kg_load_prepares_the_search_and_ask_reads_it(tmp_path: Path) -> None:

@@ -816,14 +816,14 @@ def grounding_scorer(
     """The bi-encoder exported to ``folder`` (``model.onnx``, ``grounding.json``), over ``store``;
     ``vectors``: a SQLite file keeping its vectors for later processes (none: this one only)."""
     from kgcite.models.embed import CachedEmbedder, OnnxMiniLM
-    from kgcite.models.vectors import DiskVectors, model_fingerprint
+    from kgcite.models.vectors import DiskVectors
 
     settings = json.loads((folder / GROUNDING_FILE).read_text(encoding="utf-8"))
     max_length = int(settings.get("max_length", 48))
     encoder = OnnxMiniLM(folder / "model.onnx", max_length=max_length, label=folder.name)
     disk = None
     if vectors is not None:
-        disk = DiskVectors(vectors, model_fingerprint(folder / "model.onnx", max_length=max_length))
+        disk = DiskVectors.of_model(vectors, folder / "model.onnx", max_length=max_length)
     adapter = settings.get("adapter")
     return GroundingPathScorer(
         EmbeddingScorer(CachedEmbedder(encoder, disk=disk)),
