@@ -24,8 +24,9 @@ writer of X write?" walk out and back, but co-patients are no classmates; "wine"
 from X?" and "Which students did X supervise?" walk a teaching bond to the learners, "Who mentored
 the winemaker behind X?" to the teacher, "Whom did X teach?" over `studied with` too, and "the head of X
 teach" is no teaching bond; "Which county is X in?" walks a site's town, "In which county was X
-born?" is `[NA]` where the graph lacks the birthplace's county, never the birthplace, and "Which
-pieces did X write?" asks `composer`). Derived questions
+born?" is `[NA]` where the graph lacks the birthplace's county, never the birthplace, "In which
+region is X based?" is never X's town when the town has a county, and "Which pieces did X write?"
+asks `composer`). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written
@@ -62,6 +63,7 @@ GRAPHS = {
     "school": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "school_graph.tsv",
     "choirs": DATA / "choirs.tsv",
     "forges": DATA / "forges.tsv",
+    "radio": DATA / "radio.tsv",
     "museum": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "museum_graph.tsv",
     "esports": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "esports_graph.tsv",
     "lifeboat": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "lifeboat_graph.tsv",

@@ -8,7 +8,7 @@ import pytest
 
 from kgcite.retrieve.path_scorers import Mention, placed_within, rank_mentions
 from kgcite.retrieve.scoring import _same, words
-from kgcite.text.places import asked_rank, climbs, rank_reached, reaches_place, short_of
+from kgcite.text.places import asked_rank, climbs, no_larger, rank_reached, reaches_place, short_of, strict
 
 pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fast`
 
@@ -69,6 +69,26 @@ def test_a_chain_stops_short_of_the_rank_asked() -> None:
     assert not short_of(Hop("LOCATED_IN"), "county", larger=True)  # climbs to whatever rank is asked
     assert short_of(Hop("LOCATED_IN"), "country", larger=True)  # a country is where the climb ends
     assert not short_of(Hop("LOCATED_IN", inverse=True), "county", larger=True)
+
+
+def test_a_place_inside_the_rank_asked_or_a_smaller_one_stops_short() -> None:
+    # "In which region is Redhollow Radio based?": basedIn reaches towns that have a county
+    assert short_of(Hop("basedIn"), "region", larger=True, within=True)
+    assert not short_of(Hop("basedIn"), "region", larger=True, within=False)
+    assert no_larger("county") == {"village", "town", "city", "district", "county"}
+    assert no_larger("town") == {"village", "town", "city"} and no_larger("nowhere") == frozenset()
+
+
+def test_backwards_a_relation_that_names_no_place_reaches_none() -> None:
+    # "Which county is the station that airs X in?": the reverse of sister station is a station
+    assert short_of(Hop("sister_station", inverse=True), "county", larger=False)
+    assert not short_of(Hop("has town", inverse=True), "county", larger=True)
+    assert not short_of(Hop("located in", inverse=True), "county", larger=True)
+
+
+def test_towns_are_asked_loosely_larger_ranks_strictly() -> None:
+    assert strict("county") and strict("country") and strict("region")
+    assert not strict("town") and not strict("city") and not strict("village")
 
 
 def test_a_rank_asked_is_reached_through_the_place_a_thing_is_at() -> None:

@@ -596,7 +596,10 @@ class ZeroShotPathScorer:
         rank = places.asked_rank(words(question))
         if rank is None:
             return np.zeros(len(chains), dtype=np.float32)
-        short = [bool(c) and places.short_of(c[-1], rank, larger=self._lies_in(c[-1])) for c in chains]
+        short = [
+            bool(c) and places.short_of(c[-1], rank, larger=self._lies_in(c[-1]), within=self._within(c[-1], rank))
+            for c in chains
+        ]
         return -self.type_cost * np.array(short, dtype=np.float32)
 
     def stops_short(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
@@ -619,6 +622,15 @@ class ZeroShotPathScorer:
         if step.inverse or not places.reaches_place(step.relation):
             placing += self._reaching
         return any(kinds(step, r) for r in placing)
+
+    def _within(self, step: Step, rank: str) -> bool:
+        """Whether what a step reaches lies in places of ``rank`` or smaller (the graph's
+        relations that reach such a rank by name, among those its ends hold): then it is
+        smaller than ``rank`` (:func:`~kgcite.text.places.no_larger`)."""
+        if self.kinds is None:
+            return False
+        kinds, smaller = self.kinds, places.no_larger(rank)
+        return any(places.rank_reached(r) in smaller and kinds(step, r) for r in self._placing)
 
     @functools.cached_property
     def _placing(self) -> tuple[str, ...]:

@@ -274,6 +274,19 @@ PLACE_RANKS = frozenset(
 TOP_RANKS = frozenset(["country", "nation"])
 #: Rank words that say one rank ("What *nation* is X's home city in?" asks ``country``).
 SAME_RANK = {"nation": "country"}
+#: Ranks of place from small to large (equal: one size): a place that lies in a county is no
+#: county, and no region either.
+RANK_ORDER = {
+    "village": 0,
+    "town": 1,
+    "city": 1,
+    "district": 2,
+    "county": 3,
+    "region": 4,
+    "province": 4,
+    "state": 4,
+    "country": 5,
+}
 #: Ranks asked loosely: "What town …" is answered by a city, or by a place that lies in a region.
 SETTLEMENTS = frozenset(["village", "town", "city"])
 #: Words of a relation's name that say it reaches a place (``birthplace``, ``home base``,

@@ -14,7 +14,7 @@ from functools import cache
 
 from kgcite.kg.keys import property_key
 from kgcite.text.hops import Hop
-from kgcite.text.lexicon import LOCATING, PLACE_RANKS, PLACING, SAME_RANK, SETTLEMENTS, TOP_RANKS
+from kgcite.text.lexicon import LOCATING, PLACE_RANKS, PLACING, RANK_ORDER, SAME_RANK, SETTLEMENTS, TOP_RANKS
 
 
 def rank_at(said: list[str]) -> int | None:
@@ -58,17 +58,32 @@ def reaches_place(relation: str) -> bool:
     return bool(key) and (key[-1] in ("at", "in", "from") or bool(set(key) & PLACING))
 
 
-def short_of(hop: Hop, rank: str, *, larger: bool) -> bool:
+def short_of(hop: Hop, rank: str, *, larger: bool, within: bool = False) -> bool:
     """Whether a chain that ends on ``hop`` stops short of the ``rank`` asked: its name says
     another rank (``town`` for a county), or says none while the places it reaches lie in
-    ``larger`` ones (``born in`` for "Which country …"). A rank nothing is inside of
-    (:data:`~kgcite.text.lexicon.TOP_RANKS`) is reached only where the climb ends."""
+    ``larger`` ones (``born in`` for "Which country …"), or lie ``within`` places of the rank
+    asked or smaller (``based in`` reaches towns that have a county: no region). A rank nothing
+    is inside of (:data:`~kgcite.text.lexicon.TOP_RANKS`) is reached only where the climb ends.
+    Walked backwards, a relation whose name says nothing of place reaches no place at all
+    ("reverse of sister station" is a station)."""
     if hop.inverse:
-        return False
+        return not names_place(hop.relation)
     reached = rank_reached(hop.relation)
     if reached is not None:
         return reached != rank
-    return larger and (not climbs(hop.relation) or rank in TOP_RANKS)
+    return within or (larger and (not climbs(hop.relation) or rank in TOP_RANKS))
+
+
+def names_place(relation: str) -> bool:
+    """Whether a relation's name says anything of place: a rank, a climb or a place reached."""
+    return rank_reached(relation) is not None or climbs(relation) or reaches_place(relation)
+
+
+def no_larger(rank: str) -> frozenset[str]:
+    """The ranks a place of ``rank`` never lies in: itself and those smaller (a county lies in
+    no town and in no other county)."""
+    size = RANK_ORDER.get(rank)
+    return frozenset(r for r, s in RANK_ORDER.items() if size is not None and s <= size)
 
 
 def strict(rank: str) -> bool:
