@@ -25,8 +25,9 @@ from X?" and "Which students did X supervise?" walk a teaching bond to the learn
 the winemaker behind X?" to the teacher, "Whom did X teach?" over `studied with` too, and "the head of X
 teach" is no teaching bond; "Which county is X in?" walks a site's town, "In which county was X
 born?" is `[NA]` where the graph lacks the birthplace's county, never the birthplace, "In which
-region is X based?" is never X's town when the town has a county, and "Which pieces did X write?"
-asks `composer`). Derived questions
+region is X based?" is never X's town when the town has a county, "Which pieces did X write?"
+asks `composer`, "Who manages X?" its station manager, and "the host of" a show whom it was
+`presented by`). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

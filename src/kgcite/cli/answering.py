@@ -99,7 +99,7 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
         return _load_endpoint(args)
     made = not Path(args.store).exists()
     store = EmbeddedStore(args.store, scheme_named(args.scheme))
-    before = len(store)
+    before, said = len(store), False
     try:
         for path in args.files:
             t0 = time.perf_counter()
@@ -116,19 +116,26 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
             )
             _note_namesakes(path)
         _remember_label_tags(store)
+        said = _say_store(args.store, store, before)
         if not args.no_prepare and len(store):
-            _prepare_search(store)
+            _prepare_search(store)  # after the store's line: the load is done, this is for later asks
     finally:
-        added, total = len(store) - before, len(store)
+        total = len(store)
+        if not said and not (made and not total):
+            _say_store(args.store, store, before)
         store.close()
         if made and not total:
             shutil.rmtree(args.store, ignore_errors=True)
-        else:
-            print(
-                f"store {args.store}: {total:,} quads, {added:+,} by this load (a quad read twice, or already "
-                "there, is stored once; the store adds a label quad per relation)"
-            )
     return 0
+
+
+def _say_store(folder: str, store: EmbeddedStore, before: int) -> bool:
+    total = len(store)
+    print(
+        f"store {folder}: {total:,} quads, {total - before:+,} by this load (a quad read twice, or already "
+        "there, is stored once; the store adds a label quad per relation)"
+    )
+    return True
 
 
 def _prepare_search(store: SparqlStore) -> None:

@@ -397,7 +397,7 @@ LEADERS = frozenset(
      "headmaster", "headmistress", "superintendent", "dean", "rector", "mayor", "warden"]
 )  # fmt: skip
 #: ("heads" is left out: a word beginning another one names it, and "*head*quartered" asks no leader)
-LEADING = ("lead", "leads", "led", "leader", "runs", "ran", "boss", "charge", "chairs", "chaired")
+LEADING = ("lead", "leads", "led", "leader", "runs", "ran", "boss", "charge", "chairs", "chaired", "manages", "managed")
 #: The words people ask with for the head word of a name (its last content word; or a first
 #: "chief"/"head": ``chief physician``; not ``captain hometown``).
 HEAD_FORMS: dict[str, tuple[str, ...]] = {
@@ -426,6 +426,8 @@ WORD_FORMS: dict[str, tuple[str, ...]] = {
     "founding": ("founded", "started", "established", "set up", "formed"),
     "opened": ("open", "opening"),
     "run": ("runs", "ran"),
+    "presented": ("hosts", "host", "hosted", "presents"),  # a show's host is who presents it
+    "presenter": ("host", "hosts", "hosted"),
     "runtime": ("running", "lasts", "last"),  # "the running time of X": its ``runtime``
     "performed": ("played",),
     "grown": ("grow", "grows", "produce", "produces", "produced"),
