@@ -26,8 +26,8 @@ the winemaker behind X?" to the teacher, "Whom did X teach?" over `studied with`
 teach" is no teaching bond; "Which county is X in?" walks a site's town, "In which county was X
 born?" is `[NA]` where the graph lacks the birthplace's county, never the birthplace, "In which
 region is X based?" is never X's town when the town has a county, "Which pieces did X write?"
-asks `composer`, "Who manages X?" its station manager, and "the host of" a show whom it was
-`presented by`). Derived questions
+asks `composer`, "Who manages X?" its station manager, "the host of" a show whom it was
+`presented by`, and "Which routes set off from X?" routes, not their `ROUTE_NUMBER`). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written
@@ -65,6 +65,7 @@ GRAPHS = {
     "choirs": DATA / "choirs.tsv",
     "forges": DATA / "forges.tsv",
     "radio": DATA / "radio.tsv",
+    "buses": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "buses_graph.tsv",
     "museum": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "museum_graph.tsv",
     "esports": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "esports_graph.tsv",
     "lifeboat": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "lifeboat_graph.tsv",

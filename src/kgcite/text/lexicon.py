@@ -96,6 +96,9 @@ BE = frozenset(["is", "was", "are", "were", "be", "been", "being"])
 COUNTING = frozenset(["many", "much"])
 #: Words of property names that say nothing about the relation on their own.
 GENERIC = frozenset(["date", "place", "has", "number", "type", "main", "value", "name", "point", "time"])
+#: Heads of a name that say a thing's identifier (``ROUTE_NUMBER``, ``accession.code``): the word
+#: before names the thing that has it, as "label" does for ``labelHeadquarters``.
+ID_HEADS = frozenset(["number", "code", "id", "no", "ref", "reference"])
 
 _INFLECTIONS = ("ing", "ed", "es", "ly", "s")
 _DERIVATIONS = ("ically", "ations", "ation", "istic", "ism", "ist", "ic", "al", "er", "or")
@@ -698,8 +701,9 @@ def kind_positions(said: Sequence[str]) -> frozenset[int]:
 def modifiers(relation: str) -> frozenset[str]:
     """The stems of a compound name's words before its head ("label" of ``labelHeadquarters``):
     they say what the relation starts from, not what it is. A question whose answer's kind is
-    one of them ("What *label* put out X's artists?") asks for such a thing, not the relation.
-    Empty where the head says only a kind or nothing (``release year``, ``birth place``), or a
+    one of them ("What *label* put out X's artists?") asks for such a thing, not the relation; so
+    does the thing whose identifier a name is (``route number``: "Which *routes* …"). Empty
+    where the head says only a kind or nothing (``release year``, ``birth place``), or a
     word before it is a verb's (``starred actors``). A name that is a role and a preposition
     (``hospital in``, ``a department of``: "X is a hospital in Y") starts from that role: "Which
     *hospital* does X's doctor work in?" asks for a hospital, not where one is."""
@@ -709,6 +713,8 @@ def modifiers(relation: str) -> frozenset[str]:
     if len(front) == 1 and len(head) < len(said) and all(w in PREPOSITIONS for w in said[len(head) :]):
         by = said[len(head) :] == ["by"]  # "run by", "led by": a verb's, whoever did it
         return frozenset([stem(front[0])]) if _role_noun(front[0]) and not by else frozenset()
+    if len(front) == 2 and front[-1] in ID_HEADS and not front[0].endswith(("ed", "ing")):
+        return frozenset([stem(front[0])])  # ``ROUTE_NUMBER``: "Which *routes* …" asks for routes
     if len(front) < 2 or front[-1] in GENERIC | KIND_MARKS or any(w.endswith(("ed", "ing")) for w in front[:-1]):
         return frozenset()
     return frozenset(stem(w) for w in front[:-1]) - {stem(front[-1])}
