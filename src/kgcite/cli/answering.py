@@ -116,7 +116,8 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
             )
             _note_namesakes(path)
         _remember_label_tags(store)
-        said = _say_store(args.store, store, before)
+        _say_store(args.store, store, before)
+        said = True
         if not args.no_prepare and len(store):
             _prepare_search(store)  # after the store's line: the load is done, this is for later asks
     finally:
@@ -129,13 +130,12 @@ def cmd_kg_load(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_store(folder: str, store: EmbeddedStore, before: int) -> bool:
+def _say_store(folder: str, store: EmbeddedStore, before: int) -> None:
     total = len(store)
     print(
         f"store {folder}: {total:,} quads, {total - before:+,} by this load (a quad read twice, or already "
         "there, is stored once; the store adds a label quad per relation)"
     )
-    return True
 
 
 def _prepare_search(store: SparqlStore) -> None:

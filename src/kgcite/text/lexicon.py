@@ -267,16 +267,6 @@ LOCATING = frozenset(
     ["located", "location", "situated", "based", "headquartered", "lies", "in", "within", "town", "city", "village"]
     + ["county", "region", "province", "district", "state", "country", "nation", "area", "site", "part", "of"]
 )
-#: Ranks of place a question may ask for ("Which *county* is X in?"), as relation names say
-#: them (``county``, ``town.region``, ``IN_COUNTRY``): a relation that names another rank reaches
-#: no answer to it (:mod:`~kgcite.text.places`).
-PLACE_RANKS = frozenset(
-    ["village", "town", "city", "district", "county", "region", "province", "state", "country", "nation"]
-)
-#: Ranks nothing else is inside of: "Which country is X in?" is answered where the climb ends.
-TOP_RANKS = frozenset(["country", "nation"])
-#: Rank words that say one rank ("What *nation* is X's home city in?" asks ``country``).
-SAME_RANK = {"nation": "country"}
 #: Ranks of place from small to large (equal: one size): a place that lies in a county is no
 #: county, and no region either.
 RANK_ORDER = {
@@ -290,6 +280,14 @@ RANK_ORDER = {
     "state": 4,
     "country": 5,
 }
+#: Rank words that say one rank ("What *nation* is X's home city in?" asks ``country``).
+SAME_RANK = {"nation": "country"}
+#: Ranks of place a question may ask for ("Which *county* is X in?"), as relation names say
+#: them (``county``, ``town.region``, ``IN_COUNTRY``): a relation that names another rank reaches
+#: no answer to it (:mod:`~kgcite.text.places`).
+PLACE_RANKS = frozenset([*RANK_ORDER, *SAME_RANK])
+#: Ranks nothing else is inside of: "Which country is X in?" is answered where the climb ends.
+TOP_RANKS = frozenset(["country", "nation"])
 #: Ranks asked loosely: "What town …" is answered by a city, or by a place that lies in a region.
 SETTLEMENTS = frozenset(["village", "town", "city"])
 #: Words of a relation's name that say it reaches a place (``birthplace``, ``home base``,
