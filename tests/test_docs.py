@@ -72,4 +72,5 @@ def test_the_api_page_example_runs() -> None:
     assert res.returncode == 0, res.stderr[-2000:]
     lines = res.stdout.strip().splitlines()
     assert [line.split(" → ")[0] for line in lines] == ["KGRetriever", "PathReasoner", "ToGE"]
-    assert all("Marla Quenby [1]" in line for line in lines), lines
+    # the founder, cited: "… founder is Marla Quenby [1]." or "Marla Quenby founded Quenby Bakery [1]."
+    assert all("Marla Quenby" in line and line.endswith("[1].") for line in lines), lines

@@ -167,3 +167,34 @@ def test_wikidata_relations_are_labelled(wd_store: KGStore) -> None:
     assert [t.key for t in wd_store.match(value=HOSTILE_VALUE)] == [("Q666", "motto", HOSTILE_VALUE)]
     assert wd_store.relations() == ["father", "instance of", "motto", "occupation", "place of birth"]
     assert wd_store.match(relation='occupation" } #') == []
+
+
+def test_triples_come_in_one_order_on_every_store(store: KGStore) -> None:
+    """By relation, then subject, then object: the row order an engine happens to return had
+    decided which of equal answers came first and which triple was cited."""
+    assert [t.relation for t in store.outgoing("Q212657")] == [
+        "father",
+        "instance of",
+        "occupation",
+        "place of birth",
+        "residence",
+    ]
+    painters = store.match(relation="occupation", value="painter")
+    assert [t.subject_label for t in painters] == ["Artemisia Gentileschi", "Hostile Id", "Orazio Gentileschi"]
+    assert [t.subject_id for t in store.match(relation="occupation")] == [
+        "Q1001",
+        "Q212657",
+        HOSTILE_ID,
+        "Q367360",
+    ]
+
+
+def test_common_values_are_counted_alike_on_every_store(store: KGStore) -> None:
+    """What a relation reaches most often, ties by IRI: the examples a chain is shown with."""
+    assert store.common_values("occupation") == [("painter", 3), ("actor", 1)]
+    assert store.common_values("occupation", inverse=True, limit=2) == [
+        ("Anne Hathaway", 1),
+        ("Artemisia Gentileschi", 1),
+    ]
+    assert store.common_values("motto") == [(HOSTILE_VALUE, 1)]
+    assert store.common_values("no such relation") == []

@@ -12,7 +12,7 @@ from kgcite.kg import EmbeddedStore, InputError
 from kgcite.kg.loaders import read_tsv
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import ZeroShotPathScorer
-from kgcite.retrieve.paths import Chain, PathConfig, PathReasoner, Step, bounded
+from kgcite.retrieve.paths import Chain, GraphWalker, Layer, PathConfig, PathReasoner, Step, bounded
 from kgcite.retrieve.scoring import EmbeddingScorer
 
 
@@ -176,3 +176,23 @@ def test_a_chain_that_stops_short_answers_nothing(tmp_path: Path) -> None:
     result = PathReasoner(store, _Table(table, {"town"}), PathConfig(width=1)).answer("In which province …", [vase])
     assert result.best is None and result.predicted() == []
     assert PathReasoner(store, _Table(table, set())).answer("In which province …", [vase]).predicted() == ["Haapasalo"]
+
+
+def test_answers_reached_only_back_through_the_topic_come_last(tmp_path: Path) -> None:
+    # "When were the films that share a writer with Alpha released?": Alpha is no film sharing a
+    # writer with itself, so its own year comes last; a year another film has too cites that film
+    graph = tmp_path / "films.tsv"
+    graph.write_text(
+        "Alpha\twritten_by\tWren\nBeta\twritten_by\tWren\nGamma\twritten_by\tWren\n"
+        "Alpha\trelease_year\t1999\nAlpha\trelease_year\t2001\nGamma\trelease_year\t2001\nBeta\trelease_year\t2009\n"
+    )
+    store = EmbeddedStore()
+    store.load(graph)
+    walker = GraphWalker(store)
+    layers: list[Layer] = []
+    for step in (Step("written_by", False), Step("written_by", True), Step("release_year", False)):
+        layers.append(walker.walk("Alpha", layers, step)[0])
+    answers = walker.answers("Alpha", layers)
+    assert [a.label for a in answers] == ["2001", "2009", "1999"]  # two walks, one, then only through Alpha
+    assert [t.subject_label for t in answers[0].triples] == ["Alpha", "Gamma", "Gamma"]
+    assert [t.subject_label for t in answers[2].triples] == ["Alpha", "Alpha", "Alpha"]

@@ -10,14 +10,16 @@ from __future__ import annotations
 import bisect
 import fcntl
 import gzip
+import heapq
 import json
 import logging
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode, Quad, QuerySolution, RdfFormat, Store
+from pyoxigraph import BlankNode, Literal, NamedNode, Quad, QuerySolution, RdfFormat, Store
 
 from kgcite.errors import InputError
 from kgcite.kg.keys import LABEL_PROPERTY
@@ -235,12 +237,38 @@ class EmbeddedStore(EmbeddedSparqlStore):
         self._key_index: list[tuple[str, str]] | None = None
         self._named_graphs: bool | None = None
         self._hub_degrees: dict[str, list[tuple[str, bool, int]]] = {}
+        self._counts: dict[tuple[tuple[str, ...], int], tuple[Counter[Term], Counter[Term]]] = {}
 
     def invalidate(self) -> None:
         super().invalidate()
         self._key_index = None
         self._named_graphs = None
         self._hub_degrees = {}
+        self._counts = {}
+
+    def _value_counts(
+        self, predicates: Sequence[str], inverse: bool, limit: int, scan: int
+    ) -> list[tuple[NamedNode | Literal, int]]:
+        """The engine's count, done in one pass over the relation's quads for both directions
+        (an aggregate query per direction cost MetaQA's first question 1.7 s)."""
+        key = (tuple(predicates), scan)
+        if key not in self._counts:
+            objects: Counter[Term] = Counter()
+            subjects: Counter[Term] = Counter()
+            read = 0
+            for p in predicates:
+                for q in self.store.quads_for_pattern(None, NamedNode(p), None):
+                    if read >= scan:
+                        break
+                    read += 1
+                    if not isinstance(q.subject, BlankNode):
+                        subjects[q.subject] += 1  # type: ignore[index]
+                    if not isinstance(q.object, BlankNode):
+                        objects[q.object] += 1  # type: ignore[index]
+            self._counts[key] = (objects, subjects)
+        counts = self._counts[key][1 if inverse else 0]
+        top = heapq.nsmallest(limit, counts.items(), key=lambda kv: (-kv[1], kv[0].value))
+        return [(x, n) for x, n in top if isinstance(x, NamedNode | Literal)]
 
     def _label(self, node: NamedNode) -> str | None:
         labels = [o for q in self.store.quads_for_pattern(node, _LABEL, None) if isinstance(o := q.object, Literal)]

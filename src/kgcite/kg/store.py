@@ -49,6 +49,12 @@ class KGStore(Protocol):
         """All relation labels used in the graph, sorted."""
         ...
 
+    def common_values(self, relation: str, *, inverse: bool = False, limit: int = 10) -> list[tuple[str, int]]:
+        """The labels of the values ``relation`` reaches most often (``inverse``: of the things it
+        starts from), with their counts: most frequent first, ties by IRI or text. Every store
+        computes the same list, unlike the order rows come in."""
+        ...
+
     def relation_degrees(self, entity_id: str) -> list[tuple[str, bool, int]]:
         """``(relation, inverse, count)`` around an entity, ``inverse`` for incoming triples:
         what a graph walk may follow from it, known before any neighbour is fetched."""

@@ -345,12 +345,13 @@ def mention_f1(chain: Chain, mentions: Sequence[Mention], left: int = 0) -> floa
 
 def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]]:
     """A few distinct values a step reaches in the graph (objects forwards, subjects backwards),
-    looked up once per step: what :class:`ZeroShotPathScorer` shows the bi-encoder."""
+    looked up once per step: what the path scorers show the bi-encoder. The most common ones
+    (``has genre`` → Drama, Comedy, Horror), ties by IRI: the rows a store happens to return first
+    made one question's chain differ between the embedded store and Virtuoso."""
 
     @functools.cache
     def examples(step: Step) -> tuple[str, ...]:
-        triples = store.match(relation=step.relation, limit=50)
-        values = [t.subject_label if step.inverse else t.object_value for t in triples]
+        values = [v for v, _ in store.common_values(step.relation, inverse=step.inverse, limit=4 * n)]
         return tuple(dict.fromkeys(v for v in values if len(v) <= 40))[:n]
 
     return examples

@@ -367,7 +367,12 @@ class GraphWalker:
         return self._names[node] or None
 
     def _frontier(self, start: str, layers: list[Layer]) -> list[str]:
-        return list(layers[-1]) if layers else [start]
+        """The entities the next step leaves from; the topic, where a chain came back to it,
+        last: an answer then cites a walk through another entity where one exists."""
+        if not layers:
+            return [start]
+        nodes = [n for n in layers[-1] if n != start]
+        return nodes + [start] if len(nodes) < len(layers[-1]) else nodes
 
     def steps(self, start: str, layers: list[Layer]) -> list[Step]:
         """Relations around (a sample of) the entities a chain has reached; never an entity's
@@ -435,19 +440,22 @@ class GraphWalker:
         return layer, cut
 
     def answers(self, start: str, layers: list[Layer]) -> list[PathAnswer]:
-        """End entities (never the topic itself), each with its chain of triples; those reached
-        by more walks first ("films sharing most actors with X"), then in walk order (ordering
-        the ties by label instead cost 0.02 Hits@1 on MetaQA: the walk meets gold answers first)."""
-        out = []
-        for target, (triple, _, walks) in sorted(layers[-1].items(), key=lambda kv: -kv[1][2]):
+        """End entities (never the topic itself), each with its chain of triples: those reached
+        only back through the topic last ("films that share writers with X" are other films than
+        X), then those reached by more walks ("films sharing most actors with X"), then in walk
+        order (the store gives each step's triples in one order, :func:`~kgcite.kg.sparql.in_order`)."""
+        found: list[tuple[bool, int, int, PathAnswer]] = []
+        for target, (triple, _, walks) in layers[-1].items():
             if target == start:
                 continue
-            chain, node = [], target
+            chain, node, via_topic = [], target, False
             for layer in reversed(layers):
                 t, node, _ = layer[node]
                 chain.append(t)
-            out.append(PathAnswer(target.lstrip("\x00"), _label_of(target, triple), tuple(reversed(chain)), walks))
-        return out
+                via_topic = via_topic or (node == start and layer is not layers[0])
+            answer = PathAnswer(target.lstrip("\x00"), _label_of(target, triple), tuple(reversed(chain)), walks)
+            found.append((via_topic, -walks, len(found), answer))
+        return [answer for *_, answer in sorted(found, key=lambda f: f[:3])]
 
 
 def _label_of(target: str, triple: Triple) -> str:

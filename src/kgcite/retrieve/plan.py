@@ -141,9 +141,10 @@ class PlanConfig:
     # relation, so a chain past it answers only where the path scorer reads its hops past the
     # thing as the question said of it ("What is the motto of X?"). Measured with the shipped
     # model: 0.30-0.47 for unrelated pairs (ticket price ~ city, motto ~ specialises in), 0.78-1.12
-    # for paraphrases (location ~ city, university ~ alma mater); "boss" ~ artistic director 0.53
-    # falls below
-    past_description: float = 0.6
+    # for paraphrases (location ~ city, university ~ alma mater), 0.60 for hometown ~ person born in
+    # (0.59 or 0.60 by which example values the chain is shown: 0.6 was a coin toss there);
+    # "boss" ~ artistic director 0.53 falls below
+    past_description: float = 0.55
     # asked with a verb ("Who *runs* the venue X opened at?", "Where did the head chef of X *learn
     # to cook*?"), a paraphrase scores lower (runs, manages, in charge of ~ artistic director
     # 0.42-0.46, learn to cook ~ trained at 0.49) and so do unrelated relations (owns, founded ~
