@@ -195,12 +195,13 @@ class SparqlStore:
         self, predicates: Sequence[str], inverse: bool, limit: int, scan: int
     ) -> list[tuple[NamedNode | Literal, int]]:
         """The ``limit`` commonest far ends of ``predicates``' triples, with counts, ties by IRI or
-        text, counted in the engine."""
+        text, counted in the engine: over the distinct triples the walk reads (no blank node at
+        either end), as the embedded store counts them."""
         end = "?s" if inverse else "?o"
         q = (
-            f"SELECT ?x (COUNT(*) AS ?n) WHERE {{ {{ SELECT ?s ?o WHERE {{ "
-            f"{values('?p', map(NamedNode, predicates))} ?s ?p ?o }} LIMIT {int(scan)} }} BIND({end} AS ?x) "
-            f"FILTER(!isBlank(?x)) }} GROUP BY ?x ORDER BY DESC(?n) STR(?x) LIMIT {int(limit)}"
+            f"SELECT ?x (COUNT(*) AS ?n) WHERE {{ {{ SELECT DISTINCT ?s ?p ?o WHERE {{ "
+            f"{values('?p', map(NamedNode, predicates))} ?s ?p ?o FILTER(!isBlank(?s) && !isBlank(?o)) }} "
+            f"LIMIT {int(scan)} }} BIND({end} AS ?x) }} GROUP BY ?x ORDER BY DESC(?n) STR(?x) LIMIT {int(limit)}"
         )
         return [(r["x"], int(r["n"].value)) for r in self._select(q)]
 
