@@ -12,7 +12,7 @@ from kgcite.kg import EmbeddedStore, InputError
 from kgcite.kg.loaders import read_tsv
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import ZeroShotPathScorer
-from kgcite.retrieve.paths import Chain, GraphWalker, Layer, PathConfig, PathReasoner, Step, bounded
+from kgcite.retrieve.paths import Chain, GraphWalker, Layer, PathConfig, PathReasoner, ScoredChain, Step, bounded
 from kgcite.retrieve.scoring import EmbeddingScorer
 
 
@@ -89,6 +89,21 @@ def test_minilm_breaks_ties_where_no_relation_is_named(store: EmbeddedStore, emb
     r = PathReasoner(store, ZeroShotPathScorer(store.relations(), EmbeddingScorer(embedder)))
     chain, answers = _ask(r, store, "what is the birthplace of Tomas Reyl", "Tomas Reyl")
     assert chain == [("born_in", False)] and answers == {"Aarhus"}
+
+
+def test_a_clear_lead_names_a_one_hop_chain(reasoner: PathReasoner) -> None:
+    """"Who performed in X?": no word names `starred actors`, but nothing else comes near it."""
+    cast, tags = (Step("starred_actors", False),), (Step("has_tags", False),)
+    config = reasoner.config
+    lead = ScoredChain(cast, config.lead_floor + 0.05)
+    assert reasoner.leads(lead, [lead, ScoredChain(tags, lead.score - config.lead_margin - 0.01)])
+    # a near second ("What is X categorized as?": genre or tags) or a low score is no clear pick
+    assert not reasoner.leads(lead, [lead, ScoredChain(tags, lead.score - config.lead_margin + 0.01)])
+    low = ScoredChain(cast, config.lead_floor - 0.01)
+    assert not reasoner.leads(low, [low, ScoredChain(tags, low.score - 1.0)])
+    # two hops are asked by their words, never by a lead alone
+    two = ScoredChain((*cast, Step("starred_actors", True)), 0.9)
+    assert not reasoner.leads(two, [two])
 
 
 def test_config_is_checked() -> None:

@@ -21,6 +21,13 @@ pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fa
         ("Where is Hollowpine Press based?", "place"),
         ("Who founded the company?", "agent"),
         ("What did Ada Quillon write?", "any"),
+        # a measure asked by its noun wants a number: Tarnby's county is no population
+        ("What is the population of Tarnby?", "quantity"),
+        ("What's Port Ellery's elevation?", "quantity"),
+        ("What was the capacity of the Harrowmere Puppet Barn?", "quantity"),
+        ("Which state has the largest area?", "any"),  # a superlative asks for the state
+        ("What is the capital of Valdmark?", "any"),
+        ("What is the lengthy title of X?", "any"),
     ],
 )
 def test_the_kind_of_answer_a_question_wants(question: str, kind: str) -> None:

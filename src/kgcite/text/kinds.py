@@ -16,7 +16,16 @@ from functools import cache
 
 from kgcite.kg.keys import property_key, relation_words
 from kgcite.text.forms import as_kind, quantity
-from kgcite.text.lexicon import KIND_MARKS, KIND_WORDS, STOP, WORD_FORMS, AnswerKind, occurrences, stem
+from kgcite.text.lexicon import (
+    KIND_MARKS,
+    KIND_WORDS,
+    MEASURE_NOUNS,
+    STOP,
+    WORD_FORMS,
+    AnswerKind,
+    occurrences,
+    stem,
+)
 from kgcite.text.values import normalize
 
 #: The wh-words and openings that want a kind: "how many pages" a quantity, "when" a date.
@@ -26,6 +35,14 @@ _WANTS = (
         "date",
     ),
     (re.compile(r"\b(?:how (?:many|much|long|tall|high|big|large|old|deep|wide|heavy))\b"), "quantity"),
+    # "what is the population of X", "what's X's elevation": a measure asked by its noun
+    (
+        re.compile(
+            r"^\s*(?:what|which)\s+(?:s|is|was|are|were)\s+(?:the\s+|(?:\S+\s+){1,6}?s\s+)?"
+            rf"(?:{'|'.join(sorted(MEASURE_NOUNS))})\b"
+        ),
+        "quantity",
+    ),
     (re.compile(r"^\s*(?:where|in (?:what|which) (?:city|town|country|place|region))\b"), "place"),
     (re.compile(r"^\s*(?:who|whom)\b"), "agent"),
 )

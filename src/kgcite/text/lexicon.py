@@ -220,6 +220,12 @@ KIND_WORDS: dict[AnswerKind, frozenset[str]] = {
     "quantity": frozenset(["count", "number", "num", "amount", "total", "no"]),
     "place": frozenset(["city", "place", "location", "country", "town", "site", "region", "where"]),
 }
+#: Nouns of a measure: "What is the *population* of X?" wants a number, so a relation whose
+#: values are not numbers (X's county) is no answer however alike a model reads the two. Only
+#: measures a graph gives as numbers ("size" and "age" are not: "large", a birth date).
+MEASURE_NOUNS = frozenset(
+    ["population", "area", "height", "elevation", "altitude", "length", "depth", "width", "weight", "mass", "capacity"]
+)
 #: Every kind word: what is left of a relation's name without them is what it is about.
 KIND_MARKS = frozenset().union(*KIND_WORDS.values())
 #: Units of time a duration's name may end in (``runtime_minutes``): what it is about is the
