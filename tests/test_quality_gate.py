@@ -27,7 +27,11 @@ teach" is no teaching bond; "Which county is X in?" walks a site's town, "In whi
 born?" is `[NA]` where the graph lacks the birthplace's county, never the birthplace, "In which
 region is X based?" is never X's town when the town has a county, "Which pieces did X write?"
 asks `composer`, "Who manages X?" its station manager, "the host of" a show whom it was
-`presented by`, and "Which routes set off from X?" routes, not their `ROUTE_NUMBER`). Derived questions
+`presented by`, "Which routes set off from X?" routes, not their `ROUTE_NUMBER`, and a relation asked
+in words its name does not use is answered where the model's pick is clear: "What tongue is X
+in?", "When did X open?", while "What is the population of X?" is never X's county, and "How big is the hive count of X?"
+is the count, not something asked of it; "Who runs X?" asks its coordinator where that is the one in
+charge it has). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

@@ -171,6 +171,19 @@ def _reached(triples: Sequence[Triple], start: Entity) -> str | None:
     return label if end_id != start.id and fits("agent", [label]) else None
 
 
+def _measured(items: Sequence[Item], kind: AnswerKind, start: Entity) -> bool:
+    """Whether the facts found end in numbers, no thing, where the question asks a quantity
+    of what they reach: the membership of X *is* its member count, so "How big is the
+    membership of X?" is answered by it, not asked of a thing past it."""
+    facts = [it for it in items if isinstance(it, Facts)]
+    return (
+        kind == "quantity"
+        and bool(facts)
+        and len(facts) == len(items)
+        and all(fits(kind, [t.object_value]) and _reached([t], start) is None for it in facts for t in it.triples)
+    )
+
+
 def select(
     reading: Reading,
     graph: Subgraph,
@@ -291,6 +304,8 @@ def select(
                 # "What is the entry fee of the garden that X belongs to?" names no relation at all:
                 # a chain past the garden answers only as a chain past a described thing does
                 past = past or asked_of
+            elif asked_of is not None and not past_thing and _measured(mine, part.kind, current):
+                pass  # "How big is the membership of X?": the hop ends in the number asked, which answers it
             elif mine and all(isinstance(it, Facts) for it in mine) and asked_of is not None and not past_thing:
                 # "How tall is the founder of X?": the facts found reach the founder, steps stated
                 # as such; what is asked of her no relation names, so it is [NA], said of her

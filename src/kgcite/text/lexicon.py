@@ -401,7 +401,8 @@ AGENT_FORMS: dict[str, tuple[str, ...]] = {
 LEADERS = frozenset(
     ["chief", "head", "director", "chair", "chairman", "chairwoman", "chairperson", "chaired", "leader", "led",
      "president", "principal", "captain", "commander", "manager", "boss", "ceo", "executive", "headteacher",
-     "headmaster", "headmistress", "superintendent", "dean", "rector", "mayor", "warden"]
+     "headmaster", "headmistress", "superintendent", "dean", "rector", "mayor", "warden", "coordinator",
+     "organiser", "organizer", "administrator", "overseer", "convenor"]
 )  # fmt: skip
 #: ("heads" is left out: a word beginning another one names it, and "*head*quartered" asks no leader)
 LEADING = ("lead", "leads", "led", "leader", "runs", "ran", "boss", "charge", "chairs", "chaired", "manages", "managed")
