@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from kgcite.errors import TrainError
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE
-from kgcite.retrieve.paths import Step
+from kgcite.retrieve.paths import PathConfig, Step
 from kgcite.train.cross_encoder import (
     ProgressPrinter,
     _imports,
@@ -457,7 +457,9 @@ def write_card(folder: Path, counts: dict[str, int], graphs: Sequence[str], rows
         f"`[NA]` below {settings['threshold']}: the highest threshold at which the answer pipeline (as",
         "`kgcite ask` runs it) keeps its Hits@1 on dev questions within 0.005 of its best; a chain no",
         f"word of the question names replaces an `[NA]` only above {settings.get('named_threshold')} (within 0.015, and",
-        "no lower than where `[NA]` on missing comes within 0.01 of its best).",
+        "no lower than where `[NA]` on missing comes within 0.01 of its best), or, one hop long, at",
+        f"{PathConfig.lead_floor} or more and {PathConfig.lead_margin} ahead of every other chain scored (the search's",
+        "`PathConfig.lead_floor` and `lead_margin`, measured with the shipped model).",
         "The curve, on",
         "dev questions (MetaQA dev past the training draw, BioKaLMA and a synthetic graph in phrasings",
         "training never uses), each also asked of an entity lacking its first relation (`[NA]` on",
