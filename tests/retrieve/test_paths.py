@@ -92,7 +92,7 @@ def test_minilm_breaks_ties_where_no_relation_is_named(store: EmbeddedStore, emb
 
 
 def test_a_clear_lead_names_a_one_hop_chain(reasoner: PathReasoner) -> None:
-    """"Who performed in X?": no word names `starred actors`, but nothing else comes near it."""
+    """A one-hop chain no word names answers where nothing else comes near ("Who performed in X?")."""
     cast, tags = (Step("starred_actors", False),), (Step("has_tags", False),)
     config = reasoner.config
     lead = ScoredChain(cast, config.lead_floor + 0.05)
