@@ -412,6 +412,7 @@ HEAD_FORMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(LEADERS, LEADING),
     "operator": ("runs", "ran"),  # "Which company runs the line?" asks its ``line operator``
     "operated": ("runs", "ran"),
+    "managed": ("runs", "ran", "charge", "boss"),  # "Who runs X?" asks whom it is `managed by`
     # "What field is X trained in?", "Which subject is X an expert in?": her ``medical speciality``
     **dict.fromkeys(["speciality", "specialty", "specialises", "specializes"], ("field", "expert", "expertise")),
 }
