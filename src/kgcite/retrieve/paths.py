@@ -158,7 +158,7 @@ class PathConfig:
     # scored by ``lead_margin`` ("Who performed in X?" → `starred actors` 0.60, next 0.39; "X is
     # in what tongue?" → `in language` 0.64, next 0.38). Measured with the shipped grounding
     # model: ambiguous questions lead by 0.02-0.12 ("What is X categorized as?": genre 0.59, tags
-    # 0.53), and no question of the abstention benchmark or the users' graphs reaches it
+    # 0.53); it changed no answer of the abstention benchmark or of the users' graphs
     lead_floor: float = 0.45
     lead_margin: float = 0.15
 
