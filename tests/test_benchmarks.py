@@ -72,6 +72,10 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
         ("serve_load.py", ["one at a time (baseline)", "5 at once"]),
         ("serve_load.py --faults", ["quiet (baseline)", "1,000 idle connections", "10 header drips", "relations"]),
         ("tog_e_metaqa.py", ["ToG-E W=3 D=3 (default)", "neighbourhood, same #triples"]),
+        (
+            "metaqa_paraphrases.py",
+            ["grounding model (default)", "no one-hop lead (baseline)", "zero-shot", "movie_to_tags"],
+        ),
     ],
 )
 def test_benchmark_quick_mode_runs(script: str, expected: list[str]) -> None:
