@@ -175,12 +175,11 @@ def _measured(items: Sequence[Item], kind: AnswerKind, start: Entity) -> bool:
     """Whether the facts found end in numbers, no thing, where the question asks a quantity
     of what they reach: the membership of X *is* its member count, so "How big is the
     membership of X?" is answered by it, not asked of a thing past it."""
-    facts = [it for it in items if isinstance(it, Facts)]
-    return (
-        kind == "quantity"
-        and bool(facts)
-        and len(facts) == len(items)
-        and all(fits(kind, [t.object_value]) and _reached([t], start) is None for it in facts for t in it.triples)
+    return kind == "quantity" and all(
+        fits(kind, [t.object_value]) and _reached([t], start) is None
+        for it in items
+        if isinstance(it, Facts)
+        for t in it.triples
     )
 
 
@@ -304,11 +303,16 @@ def select(
                 # "What is the entry fee of the garden that X belongs to?" names no relation at all:
                 # a chain past the garden answers only as a chain past a described thing does
                 past = past or asked_of
-            elif asked_of is not None and not past_thing and _measured(mine, part.kind, current):
-                pass  # "How big is the membership of X?": the hop ends in the number asked, which answers it
-            elif mine and all(isinstance(it, Facts) for it in mine) and asked_of is not None and not past_thing:
+            elif (
+                mine
+                and all(isinstance(it, Facts) for it in mine)
+                and asked_of is not None
+                and not past_thing
+                and not _measured(mine, part.kind, current)
+            ):
                 # "How tall is the founder of X?": the facts found reach the founder, steps stated
                 # as such; what is asked of her no relation names, so it is [NA], said of her
+                # ("How big is the membership of X?" is not: the hop ends in the number asked)
                 hops = [it for it in mine if isinstance(it, Facts)]
                 steps.extend(t for it in hops for t in it.triples)
                 things = {_reached(it.triples, current) for it in hops} - {None}
