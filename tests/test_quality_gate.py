@@ -77,6 +77,8 @@ GRAPHS = {
     "philharmonic": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "philharmonic_graph.tsv",
     "brigade": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "brigade_graph.tsv",
     "glassworks": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "glassworks_graph.tsv",
+    "rowing": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "rowing_graph.tsv",
+    "lighthouse": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "lighthouse_graph.tsv",
     "metaqa": DATA.parent.parent / "src" / "kgcite" / "data" / "metaqa" / "kb.txt",
 }
 #: Thresholds: an unasked fact in place of [NA] is never allowed; an answer may miss only where

@@ -182,3 +182,15 @@ def test_how_many_counts_and_does_not_ask_for_an_explanation() -> None:
     assert counted.parts[0].relations == ("plays_in",)  # "play" names `plays in` when counting
     explained = analyzer.analyse("How did Picasso influence Miro?", ["Picasso", "Miro"])
     assert "influenced by" not in explained.parts[0].relations  # "how did … influence" asks why, not who
+
+
+def test_the_role_of_a_leaders_title_said_alone_names_it() -> None:
+    analyzer = QuestionAnalyzer(["headCoach", "mentored_by", "head winemaker"])
+    coached = analyzer.analyse("Who coaches Ormsby Boat Club?", ["Ormsby Boat Club"]).parts[0].relations
+    assert "headCoach" in coached  # not only the teaching bond its verb also asks
+    assert "headCoach" in analyzer.analyse("Who is the coach of Ormsby?", ["Ormsby"]).parts[0].relations
+    # another relation's whole name said there, or the answer's kind, is not the title's role
+    both = QuestionAnalyzer(["headCoach", "coach"])
+    assert both.analyse("Who is the coach of Ormsby?", ["Ormsby"]).parts[0].relations == ("coach",)
+    kind = analyzer.analyse("Which winemakers learned the trade from Tomas?", ["Tomas"]).parts[0].relations
+    assert "head winemaker" not in kind

@@ -26,6 +26,7 @@ from kgcite.text.kinds import kind_match, may_answer, name_kind, says_the_same, 
 from kgcite.text.lexicon import (
     CONJUNCTIONS,
     COUNTING,
+    LEADERS,
     PRONOUNS,
     QUESTION_WORDS,
     SHARING,
@@ -310,13 +311,18 @@ class QuestionAnalyzer:
         # "how did these influence his work" asks for an explanation, not for "influenced by";
         # "how many musicians play in X" counts, and "play" names `plays in` there
         explain = wh == "why" or (wh == "how" and not (len(words) > 1 and words[1] in COUNTING))
+        whole = {r: _all_of(word_stems, self._names[r], weak_ok=not explain) for r in self.relations}
+        said_whole = frozenset().union(*whole.values()) if whole else frozenset()
+        if (opening := opening_kind(words)) is not None:  # "Which *winemakers* …": the answer's kind
+            said_whole |= {opening}
         found = {
             r: pos
             for r in self.relations
             if (
                 pos := cue_positions(word_stems, self._cues[r])
-                | _all_of(word_stems, self._names[r], weak_ok=not explain)
+                | whole[r]
                 | kind_match(words, r, kind)
+                | _head_of(word_stems, r, said_whole)
             )
         }
         # "Which *hospital* does X's doctor work in?", "Who leads the *hospital* where X works?": the
@@ -435,6 +441,22 @@ def walking_order(
         walk = before[::-1] + [k for k in run if k not in before]
         out += [(k, i == 0) for i, k in enumerate(walk)]
     return out
+
+
+#: A name's first word that makes it a leader's title (``head coach``, ``principal conductor``).
+_LEADER_STEMS = frozenset(stem(w) for w in LEADERS)
+
+
+def _head_of(word_stems: list[str], relation: str, taken: frozenset[int]) -> frozenset[int]:
+    """Where the question says the role of a leader's title alone ("Who *coaches* X?", "X's
+    *coach*" for ``headCoach``, "the *keeper* of X" for ``head keeper``), except at ``taken`` positions: where another relation's
+    whole name is said ("Who *directed* X?" asks ``directed_by``, not ``art director``) or the
+    answer's kind ("Which *winemakers* learned from X?" asks no ``head winemaker``). The path
+    scorer's reading counts the head named there too; the two readers must agree on what is asked."""
+    if not modifiers(relation) & _LEADER_STEMS:  # "the *garden* looked after by X": no `greenhouseGarden`
+        return frozenset()
+    heads = set(name_stems(relation)) - modifiers(relation)
+    return frozenset(i for i, w in enumerate(word_stems) if w in heads and i not in taken)
 
 
 def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:
