@@ -49,7 +49,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
             ],
         ),
         ("store_scale.py", ["embedded, on disk", "embedded, in memory", "Virtuoso 7.2 (HTTP)", "requests/ask"]),
-        ("few_shot.py", ["zero-shot (baseline)", "grounding, 0 examples", "grounding, 20 examples"]),
+        ("few_shot.py", ["zero-shot (baseline)", "grounding, 0 examples", "adapter + mix chosen, 20 examples"]),
         (
             "documents_metaqa.py",
             ["bi-encoder only", "fused (default)", "cosine alone (baseline)", "cosine + asked words (default)"],

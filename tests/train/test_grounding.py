@@ -124,6 +124,8 @@ def test_adapting_the_shipped_model_to_a_users_graph_then_asking(tmp_path: Path)
     assert res.returncode == 0, res.stderr
     assert "'train.jsonl_examples': 3" in res.stderr and "'train.jsonl_skipped': 1" in res.stderr
     assert (out / "adapter.npy").exists() and json.loads((out / GROUNDING_FILE).read_text())["adapter"] == "adapter.npy"
+    assert "lexical weight, examples right when held out" in res.stderr and "<- chosen" in res.stderr
+    assert "lexical_weight" in json.loads((out / GROUNDING_FILE).read_text())
     res = kgcite(
         "ask", "--kg", str(kb), "--path-scorer", str(out), "--no-cache", "Where was the author of Salt Roads born?"
     )

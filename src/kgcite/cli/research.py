@@ -114,6 +114,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.runs import dataset_file
     from kgcite.train.grounding import GroundingConfig, adapt_grounding, run_recipe
     from kgcite.train.grounding_examples import examples_for
+    from kgcite.train.mix import choose_mix
     from kgcite.train.paths import walker_for, with_gold
 
     if not args.qa:
@@ -133,7 +134,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     if len(args.qa) != len(args.kg or []):
         raise UsageError.of("--kg", "give one --kg for each --qa (the graph its questions are about)")
     base = Path(args.base) if args.base else shipped_grounding()
-    examples, counts = [], {}
+    examples, counts, sets = [], {}, []
     for qa, kg in zip(args.qa, args.kg, strict=True):
         store = open_kg(kg)
         walker, items, skipped = walker_for(store, 300), [], 0
@@ -153,9 +154,21 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
             items.append(item)
         got = examples_for(store, items, negatives=5, seed=args.seed, source=Path(qa).name)
         examples += got
+        sets.append((store, items))
         counts[f"{Path(qa).name}_examples"], counts[f"{Path(qa).name}_skipped"] = len(got), skipped
     print(f"examples: {counts}", file=sys.stderr)
-    out = adapt_grounding(examples, base, args.out, seed=args.seed)
+    weight = None
+    if not args.keep_mix and examples:
+        mix = choose_mix(
+            sets,
+            base,
+            _answerer,
+            lambda store, items: examples_for(store, items, negatives=5, seed=args.seed, source="mix"),
+            seed=args.seed,
+        )
+        print(mix.table(), file=sys.stderr)
+        weight = mix.weight
+    out = adapt_grounding(examples, base, args.out, seed=args.seed, lexical_weight=weight)
     print(f"model: {out} (use it with --path-scorer {out})")
     return 0
 
@@ -444,7 +457,8 @@ def register(sub: Any, ev: Any) -> None:
         "(MetaQA dev questions of 1-3 hops; template questions generated from the MetaQA, BioKaLMA and "
         "synthetic graphs and from graphs over Wikidata's train-split properties; SimpleQuestions-Wikidata questions "
         "of those properties; MetaQA test splits are never read), about 70 minutes on 2 cores, resumable. With --qa "
-        "and --kg: adapts the shipped model (or --base) to your graph from a few examples in seconds; gold chains "
+        "and --kg: adapts the shipped model (or --base) to your graph from a few examples in seconds, and chooses on them "
+        "how much the score leans on the words that name relations (--keep-mix: the base's); gold chains "
         "are recovered from the answers (the shortest chain from the topic that reaches exactly them; ambiguous "
         "questions are skipped and counted).",
     )
@@ -457,6 +471,12 @@ def register(sub: Any, ev: Any) -> None:
     tp.add_argument("--kg", action="append", metavar="FILE|DIR", help="the graph of the --qa file in the same position")
     tp.add_argument("--base", metavar="DIR", help="with --qa: the export to adapt (default: the shipped model)")
     tp.add_argument("--depth", type=int, default=2, help="with --qa: longest gold chain looked for (default 2)")
+    tp.add_argument(
+        "--keep-mix",
+        action="store_true",
+        help="with --qa: keep the base's weight of the words that name relations against the model's likeness "
+        "(default: choose it on your examples, each half answered by the model adapted on the other half)",
+    )
     tp.add_argument(
         "--graphs",
         nargs="+",

@@ -308,11 +308,13 @@ def adapt_grounding(
     l2: float = 1.0,
     scale: float = 20.0,
     seed: int = 0,
+    lexical_weight: float | None = None,
 ) -> Path:
     """Fine-tune a grounding export to a user's graph from a few examples, in seconds: a linear
     map of the question vector (384 × 384, started at the identity and held near it by ``l2``)
     learnt with the same contrastive loss, the encoder frozen. Writes a complete export
-    (``model.onnx`` copied, ``adapter.npy``, ``grounding.json``) to ``out_dir``."""
+    (``model.onnx`` copied, ``adapter.npy``, ``grounding.json``) to ``out_dir``;
+    ``lexical_weight``: the mix to keep there (:func:`kgcite.train.mix.choose_mix`), else the base's."""
     import shutil
 
     import numpy as np
@@ -345,7 +347,13 @@ def adapt_grounding(
         shutil.copy(base / "model.onnx", out / "model.onnx")
     np.save(out / "adapter.npy", m.detach().numpy().astype(np.float32))
     (out / GROUNDING_FILE).write_text(
-        json.dumps({**settings, "adapter": "adapter.npy"}, indent=1) + "\n", encoding="utf-8"
+        json.dumps(
+            {**settings, "adapter": "adapter.npy"}
+            | ({} if lexical_weight is None else {"lexical_weight": lexical_weight}),
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
     )
     return out
 
