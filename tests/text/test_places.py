@@ -105,6 +105,8 @@ def test_a_rank_asked_is_reached_through_the_place_a_thing_is_at() -> None:
 def test_a_compound_that_names_a_place_is_not_its_first_word() -> None:
     assert not _same("workshop", "work") and not _same("boatyard", "boat")
     assert _same("brewmaster", "brew")  # a compound of a role still matches
+    assert _same("screenwrit", "writ") and _same("cofound", "found")  # so does a compound's end
+    assert not _same("perform", "form") and not _same("depart", "part")  # a prefixed word is another word
 
 
 def test_a_nation_is_a_country() -> None:

@@ -113,6 +113,9 @@ _SHORT = 5
 #: Heads of compounds that name a place, not what their first word names: a *workshop* is no
 #: ``works_at``, a *boatyard* no ``boat``.
 _PLACE_HEADS = frozenset(["shop", "yard"])
+#: Prefixes that make another word of a word ending in a stem: *per*formed is not *form*ed, *de*part
+#: not *part* of; the end of a compound still matches (*screen*writer, *co*founded).
+_PREFIXES = frozenset(["per", "in", "con", "de", "dis", "un", "trans", "pro", "sub"])
 
 
 def _same(a: str, b: str) -> bool:
@@ -127,7 +130,7 @@ def _same(a: str, b: str) -> bool:
         if rest in _PLACE_HEADS:
             return False
         return len(short) > _SHORT or rest in _ENDINGS or (len(short) >= 4 and len(rest) >= 4)
-    return len(short) >= 4 and long.endswith(short)
+    return len(short) >= 4 and long.endswith(short) and long[: len(long) - len(short)] not in _PREFIXES
 
 
 def coverage(text: str, question_stems: Sequence[str]) -> float:
