@@ -79,6 +79,8 @@ GRAPHS = {
     "glassworks": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "glassworks_graph.tsv",
     "rowing": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "rowing_graph.tsv",
     "lighthouse": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "lighthouse_graph.tsv",
+    "newsroom": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "newsroom_graph.tsv",
+    "garden": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "garden_graph.tsv",
     "metaqa": DATA.parent.parent / "src" / "kgcite" / "data" / "metaqa" / "kb.txt",
 }
 #: Thresholds: an unasked fact in place of [NA] is never allowed; an answer may miss only where

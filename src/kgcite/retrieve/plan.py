@@ -274,7 +274,7 @@ class Planner:
             return None
         # the question reader's relations: "Who was Stephen Crane's spouse?" asks `spouse`, and a
         # path through *topic's main category* that happens to score well is no answer to it
-        asked = set() if reading.summary else set(reading.relations)
+        asked = set() if reading.summary else {r for p in reading.parts if not p.guessed for r in p.relations}
         return self.paths.answer(retrieval.question, [le.entity for le in retrieval.linked], asked)
 
     def takes(self, retrieval: Retrieval, lookup: Lookup, result: PathResult) -> bool:

@@ -409,7 +409,7 @@ class QuestionAnalyzer:
         relation = self.relations[int(order[0])]
         if any(stem(said[i]) in modifiers(relation) for i in kind_positions(said)):
             return part  # "What *label* put out X's artists?" asks for a label, not its headquarters
-        return replace(part, groups=((relation,),), open=False)
+        return replace(part, groups=((relation,),), open=False, guessed=True)
 
 
 def walking_order(

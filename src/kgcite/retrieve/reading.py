@@ -28,6 +28,9 @@ class AskedPart:
     # per group, in walking order: asked of the topic (True), or of what the group before reached
     # ("the phone number of the founder of X": the founder, then her phone number); empty: unread
     from_topic: tuple[bool, ...] = ()
+    # the relation is MiniLM's guess at words no relation's name or paraphrase says: the graph
+    # search, which weighs every chain with a model trained for it, is not held to it
+    guessed: bool = False
 
     @property
     def relations(self) -> tuple[str, ...]:
