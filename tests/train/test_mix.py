@@ -27,9 +27,8 @@ def test_questions_that_say_the_relations_names_lean_on_the_words() -> None:
     for word: the model, trained on real words, reads them worse than the words do, and twenty
     examples are enough to tell."""
     store = store_of(synthetic_graph(7001))
-    items: list[QAItem] = [
-        it for it in graph_questions(store, 60, 5, style="test") if it.chain and len(it.chain) == 2
-    ][:20]
+    asked = graph_questions(store, 60, 5, style="test")
+    items: list[QAItem] = [it for it in asked if it.chain and len(it.chain) == 2][:20]
     mix = choose_mix(
         [(store, items)],
         shipped_grounding(),
