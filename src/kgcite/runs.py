@@ -31,9 +31,9 @@ class DatasetItem:
 
 
 def dataset_file(path: Path) -> list[DatasetItem]:
-    """A JSONL dataset: ``id``, ``question``, and optionally ``answers`` and ``topic`` (label
-    lists: question answering), ``minimum_knowledge`` ([qid, property, value] lists) and ``kg``
-    (BioKaLMA entity dicts; what ``kgcite build kalma`` writes)."""
+    """A JSONL dataset: ``question``, and optionally ``id`` (default: the line number), ``answers``
+    and ``topic`` (label lists: question answering), ``minimum_knowledge`` ([qid, property, value]
+    lists) and ``kg`` (BioKaLMA entity dicts; what ``kgcite build kalma`` writes)."""
     items = []
     for lineno, obj in read_jsonl(path):
         try:
@@ -42,7 +42,8 @@ def dataset_file(path: Path) -> list[DatasetItem]:
             answers, topic = _labels(obj.get("answers")), _labels(obj.get("topic"), "topic")
             if not str(obj["question"]).strip():
                 raise InputError(path, lineno, "question", "empty question")
-            items.append(DatasetItem(str(obj["id"]), str(obj["question"]), mk, refs, answers, topic))
+            item_id = str(obj.get("id", lineno))  # a run resumes by id: the line's number where none is given
+            items.append(DatasetItem(item_id, str(obj["question"]), mk, refs, answers, topic))
         except KeyError as exc:
             raise InputError(path, lineno, str(exc.args[0]), "missing field") from exc
         except _LabelsError as exc:

@@ -118,11 +118,11 @@ def test_adapting_the_shipped_model_to_a_users_graph_then_asking(tmp_path: Path)
         {"question": "where was the writer of [Night Ferry] born", "answers": ["Aarhus"]},
         {"question": "who is the mayor of [Lisbon]", "answers": ["Nobody"]},
     ]
-    qa.write_text("".join(json.dumps({"id": str(i), **r}) + "\n" for i, r in enumerate(rows)))
+    qa.write_text("".join(json.dumps({"id": str(i), **r} if i else r) + "\n" for i, r in enumerate(rows)))
     out = tmp_path / "adapted"
     res = kgcite("train", "paths", "--qa", str(qa), "--kg", str(kb), "--out", str(out))
     assert res.returncode == 0, res.stderr
-    assert "'train.jsonl_examples': 3" in res.stderr and "'train.jsonl_skipped': 1" in res.stderr
+    assert "train.jsonl: 3 examples" in res.stderr and "skipped 1 (" in res.stderr and "): 3" in res.stderr
     assert (out / "adapter.npy").exists() and json.loads((out / GROUNDING_FILE).read_text())["adapter"] == "adapter.npy"
     assert "lexical weight, examples right when held out" in res.stderr and "<- chosen" in res.stderr
     assert "lexical_weight" in json.loads((out / GROUNDING_FILE).read_text())

@@ -134,10 +134,10 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     if len(args.qa) != len(args.kg or []):
         raise UsageError.of("--kg", "give one --kg for each --qa (the graph its questions are about)")
     base = Path(args.base) if args.base else shipped_grounding()
-    examples, counts, sets = [], {}, []
+    examples, sets = [], []
     for qa, kg in zip(args.qa, args.kg, strict=True):
         store = open_kg(kg)
-        walker, items, skipped = walker_for(store, 300), [], 0
+        walker, items, skipped = walker_for(store, 300), [], []
         for it in dataset_file(Path(qa)):
             if not it.answers:
                 raise InputError(
@@ -149,14 +149,19 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
                 raise InputError(qa, None, "topic", f"item {it.id}: no topic entity found ({exc})") from exc
             item = with_gold(walker, it.question, topic, it.answers, args.depth)
             if item is None:
-                skipped += 1
+                skipped.append(it.id)
                 continue
             items.append(item)
         got = examples_for(store, items, negatives=5, seed=args.seed, source=Path(qa).name)
         examples += got
         sets.append((store, items))
-        counts[f"{Path(qa).name}_examples"], counts[f"{Path(qa).name}_skipped"] = len(got), skipped
-    print(f"examples: {counts}", file=sys.stderr)
+        print(f"{qa}: {len(got)} examples", file=sys.stderr)
+        if skipped:
+            print(
+                f"  skipped {len(skipped)} (no single chain of at most {args.depth} hops from the topic reaches "
+                f"exactly their answers; --depth {args.depth + 1} looks further): {', '.join(skipped)}",
+                file=sys.stderr,
+            )
     weight = None
     if not args.keep_mix and examples:
         mix = choose_mix(
