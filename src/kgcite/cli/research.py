@@ -465,7 +465,7 @@ def register(sub: Any, ev: Any) -> None:
         "and --kg: adapts the shipped model (or --base) to your graph from a few examples in seconds, and chooses on them "
         "how much the score leans on the words that name relations (--keep-mix: the base's); gold chains "
         "are recovered from the answers (the shortest chain from the topic that reaches exactly them; ambiguous "
-        "questions are skipped and counted).",
+        "questions are skipped and listed by id).",
     )
     tp.add_argument(
         "--qa",
