@@ -29,8 +29,8 @@ observatory and ferry (the same way, after a retrained model was measured and no
 perfumery, clockmaking and circus (the same way, after the rules reading what a question asks of a
 described thing with a verb were frozen), library and alpine, brigade, cycling and bakery,
 vetnetwork, lawfirm and skiresort, museum, esports and lifeboat, philharmonic, allotment and airline,
-lighthouse, glassworks and rowing, canal, seedbank and buses, water, dance and bells (the same way, each measured
-once, development sets since), all with
+lighthouse, glassworks and rowing, canal, seedbank and buses, water, dance and bells, beekeeping, cartography and
+radio (the same way, each measured once, development sets since), all with
 2-hop questions in words that are not the relations' names; port
 (held out from the zero-shot scorer), lab (a development set), and questions generated from
 BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
@@ -237,6 +237,9 @@ GRAPHS = (
     "water",
     "dance",
     "bells",
+    "beekeeping",
+    "cartography",
+    "radio",
     "port",
 )
 
