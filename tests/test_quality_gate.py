@@ -81,6 +81,7 @@ GRAPHS = {
     "lighthouse": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "lighthouse_graph.tsv",
     "newsroom": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "newsroom_graph.tsv",
     "garden": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "garden_graph.tsv",
+    "beekeeping": DATA.parent.parent / "benchmarks" / "data" / "kgqa" / "beekeeping_graph.tsv",
     "metaqa": DATA.parent.parent / "src" / "kgcite" / "data" / "metaqa" / "kb.txt",
 }
 #: Thresholds: an unasked fact in place of [NA] is never allowed; an answer may miss only where

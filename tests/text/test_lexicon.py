@@ -38,6 +38,8 @@ pytestmark = pytest.mark.fast  # loads no model, starts no server: `pytest -m fa
         ("pos", "position"),
         ("arena.capacity", "capacity"),
         ("obj.count", "count"),
+        ("rescue.year", "year"),  # a rescue's year: the first of two parts names the subject
+        ("org.founded.year", "founded year"),  # the last of three says only a kind of value
         ("num_seats", "number of seats"),
         ("ACCOMPANIST", "accompanist"),
     ],

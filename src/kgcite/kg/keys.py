@@ -76,6 +76,8 @@ ABBREVIATIONS: dict[str, str] = {
     "natl": "national",
     "intl": "international",
 }
+#: Last parts of a dotted name that say only what kind of value it holds (``org.founded.year``).
+VALUE_PARTS = frozenset(["year", "date", "day", "time", "number", "count", "total", "value", "amount"])
 #: Short forms that, first in a name, count what follows (``num_seats``: the number of seats).
 COUNT_PREFIXES = frozenset(["num", "cnt"])
 
@@ -89,7 +91,8 @@ def relation_words(relation: str) -> str:
     ``city of HQ``, ``MEMBER_OF`` → ``member of``, ``directed_by`` → ``directed by``,
     ``http://ex.org/bornIn`` and ``schema:birthDate`` by their local name, dotted and Freebase
     paths (``people.person.place_of_birth``, ``__people__person__place_of_birth``) by their last
-    part. A name with spaces is a label already and keeps its words (``_`` read as a space).
+    part, with the one before it where the last of three or more says only a kind of value
+    (``org.founded.year``; ``rescue.year`` is a rescue's year). A name with spaces is a label already and keeps its words (``_`` read as a space).
     Acronyms inside a name keep their case; a name all in capitals is read in lower case (but
     one word of up to five letters, ``ISBN``, is an acronym); a short
     form a person writes (:data:`ABBREVIATIONS`: ``est_year``, ``dob``) is read as its words."""
@@ -101,7 +104,10 @@ def relation_words(relation: str) -> str:
             name = name.split(":", 1)[1]
         parts = [p for p in re.split(r"__|\.", name) if p]
         if len(parts) >= 2:
-            name = parts[-1]
+            # ``org.founded.year``: a last part that says only a kind of value keeps the part before
+            # it, where that is no type the first part names (``rescue.year``: a rescue's year)
+            kind_only = len(parts) >= 3 and parts[-1].casefold() in VALUE_PARTS
+            name = f"{parts[-2]}_{parts[-1]}" if kind_only else parts[-1]
         words = [w for w in _CAMEL.sub(" ", name.replace("_", " ").replace("-", " ")).split() if w]
         # ``MEMBER_OF``, ``ACCOMPANIST``: a name in capitals (one short word, ``ISBN``, is an acronym)
         shouting = all(w.isupper() for w in words if w.isalpha()) and (len(words) > 1 or len(name) >= 6)
