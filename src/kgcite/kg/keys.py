@@ -92,7 +92,8 @@ def relation_words(relation: str) -> str:
     ``http://ex.org/bornIn`` and ``schema:birthDate`` by their local name, dotted and Freebase
     paths (``people.person.place_of_birth``, ``__people__person__place_of_birth``) by their last
     part, with the one before it where the last of three or more says only a kind of value
-    (``org.founded.year``; ``rescue.year`` is a rescue's year). A name with spaces is a label already and keeps its words (``_`` read as a space).
+    (``org.founded.year``; ``rescue.year`` is a rescue's year). A name with spaces is a label
+    already and keeps its words (``_`` read as a space).
     Acronyms inside a name keep their case; a name all in capitals is read in lower case (but
     one word of up to five letters, ``ISBN``, is an acronym); a short
     form a person writes (:data:`ABBREVIATIONS`: ``est_year``, ``dob``) is read as its words."""

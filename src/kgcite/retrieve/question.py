@@ -449,10 +449,11 @@ _LEADER_STEMS = frozenset(stem(w) for w in LEADERS)
 
 def _head_of(word_stems: list[str], relation: str, taken: frozenset[int]) -> frozenset[int]:
     """Where the question says the role of a leader's title alone ("Who *coaches* X?", "X's
-    *coach*" for ``headCoach``, "the *keeper* of X" for ``head keeper``), except at ``taken`` positions: where another relation's
-    whole name is said ("Who *directed* X?" asks ``directed_by``, not ``art director``) or the
-    answer's kind ("Which *winemakers* learned from X?" asks no ``head winemaker``). The path
-    scorer's reading counts the head named there too; the two readers must agree on what is asked."""
+    *coach*" for ``headCoach``, "the *keeper* of X" for ``head keeper``), except at ``taken``
+    positions: where another relation's whole name is said ("X's *coach*" asks ``coach`` in a
+    graph holding both) or the answer's kind ("Which *winemakers* learned from X?" asks no
+    ``head winemaker``). The path scorer's reading counts the head named there too; the two
+    readers must agree on what is asked."""
     if not modifiers(relation) & _LEADER_STEMS:  # "the *garden* looked after by X": no `greenhouseGarden`
         return frozenset()
     heads = set(name_stems(relation)) - modifiers(relation)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgcite.errors import TrainError
 from kgcite.evaluate.metrics.answers import first_is_gold
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, GroundingPathScorer
@@ -44,11 +45,10 @@ class MixChoice:
 
     def table(self) -> str:
         """One line per weight: how many held-out examples it answered right."""
-        rows = [
-            f"  {w:>5g}  {self.right[w]:>3}/{self.asked}{'  (the export’s)' if w == self.default else ''}"
-            f"{'  <- chosen' if w == self.weight else ''}"
-            for w in sorted(self.right)
-        ]
+        rows = []
+        for w in sorted(self.right):
+            notes = ("  (the export's)" if w == self.default else "") + ("  <- chosen" if w == self.weight else "")
+            rows.append(f"  {w:>5g}  {self.right[w]:>3}/{self.asked}{notes}")
         return "lexical weight, examples right when held out:\n" + "\n".join(rows)
 
 
@@ -83,7 +83,7 @@ def choose_mix(
                 generator = answerer(store, folder)
                 paths = generator.planner.paths
                 if paths is None or not isinstance(paths.scorer, GroundingPathScorer):
-                    raise TypeError("choosing a mix needs the grounding path scorer")
+                    raise TrainError(f"{base}: choosing a mix needs a grounding export (model.onnx, grounding.json)")
                 for w in tried:
                     paths.scorer.lexical_weight = w
                     answers = generator.answer_many(
