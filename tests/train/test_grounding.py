@@ -12,7 +12,7 @@ import pytest
 
 from kgcite.generate.pipeline import GroundedGenerator
 from kgcite.kg import EmbeddedStore
-from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer
+from kgcite.retrieve.path_scorers import GROUNDING_FILE, grounding_scorer, shipped_grounding
 from kgcite.retrieve.paths import Step
 from kgcite.runtime import Runtime, RuntimeConfig
 from kgcite.train.calibrate import asked_twice, highest_keeping, pipeline_curve
@@ -126,6 +126,10 @@ def test_adapting_the_shipped_model_to_a_users_graph_then_asking(tmp_path: Path)
     assert (out / "adapter.npy").exists() and json.loads((out / GROUNDING_FILE).read_text())["adapter"] == "adapter.npy"
     assert "lexical weight, examples right when held out" in res.stderr and "<- chosen" in res.stderr
     assert "lexical_weight" in json.loads((out / GROUNDING_FILE).read_text())
+    # the encoder is the shipped one's, shared where the file system allows: never a 22 MB copy there
+    shipped = shipped_grounding() / "model.onnx"
+    assert (out / "model.onnx").read_bytes() == shipped.read_bytes()
+    assert (out / "model.onnx").stat().st_ino == shipped.stat().st_ino or shipped.stat().st_dev != out.stat().st_dev
     res = kgcite(
         "ask", "--kg", str(kb), "--path-scorer", str(out), "--no-cache", "Where was the author of Salt Roads born?"
     )

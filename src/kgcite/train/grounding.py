@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import platform
 import random
 import time
@@ -315,8 +316,6 @@ def adapt_grounding(
     learnt with the same contrastive loss, the encoder frozen. Writes a complete export
     (``model.onnx`` copied, ``adapter.npy``, ``grounding.json``) to ``out_dir``;
     ``lexical_weight``: the mix to keep there (:func:`kgcite.train.mix.choose_mix`), else the base's."""
-    import shutil
-
     import numpy as np
 
     torch, _ = _imports()
@@ -344,7 +343,7 @@ def adapt_grounding(
         opt.step()
     out.mkdir(parents=True, exist_ok=True)
     if base.resolve() != out.resolve():
-        shutil.copy(base / "model.onnx", out / "model.onnx")
+        _link_or_copy(base / "model.onnx", out / "model.onnx")
     np.save(out / "adapter.npy", m.detach().numpy().astype(np.float32))
     (out / GROUNDING_FILE).write_text(
         json.dumps(
@@ -356,6 +355,18 @@ def adapt_grounding(
         encoding="utf-8",
     )
     return out
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """The encoder an adapted export shares with its base, hard-linked where the file system allows
+    (an adaptation is 22 MB less each time), else copied: the export stands alone either way."""
+    import shutil
+
+    target.unlink(missing_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy(source, target)
 
 
 def write_train_record(out_dir: Path, counts: dict[str, int], config: GroundingConfig, seconds: float) -> None:
