@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +25,13 @@ from kgcite.bench.synthetic import synthetic_graph
 from kgcite.errors import TopicError
 from kgcite.evaluate.metrics.answers import answer_metrics, held_by
 from kgcite.evaluate.records.report import format_table
-from kgcite.generate.pipeline import GroundedGenerator
-from kgcite.kg.sparql import SparqlStore
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import shipped_grounding
 from kgcite.retrieve.topics import resolve_topic
 from kgcite.runs import DatasetItem, dataset_file, qa_record
-from kgcite.runtime import Runtime, RuntimeConfig, path_scorer_spec
+from kgcite.runtime import Runtime, RuntimeConfig, export_answerer, path_scorer_spec
 from kgcite.train.grounding import adapt_grounding
-from kgcite.train.grounding_examples import GroundingExample, examples_for, store_of
+from kgcite.train.grounding_examples import examples_for, store_of
 from kgcite.train.mix import choose_mix
 from kgcite.train.paths import QAItem, graph_questions, walker_for, with_gold
 
@@ -103,7 +101,7 @@ def main() -> None:
                 if k:
                     made = examples_for(kg, examples, negatives=5, seed=0, source=name)
                     rows = [("grounding, adapter only", str(adapt_grounding(made, base, Path(tmp) / "adapted")), None)]
-                    mix = choose_mix([(kg, examples)], base, answerer, examples_of(name), progress=False)
+                    mix = choose_mix([(kg, examples)], base, export_answerer, progress=False)
                     tuned = adapt_grounding(made, base, Path(tmp) / "mixed", lexical_weight=mix.weight)
                     rows.append(("grounding, adapter + mix chosen", str(tuned), mix.weight))
                 seconds = time.perf_counter() - t1
@@ -123,18 +121,6 @@ def main() -> None:
         print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
     print(format_table(("graph", "scorer", "n", "Hits@1", "[NA]", "lexical weight", "adapt s"), table))
     print("\ntarget: 50 examples reach Hits@1 >= 0.90 on the graph's other 2-hop questions")
-
-
-def answerer(store: KGStore, folder: Path) -> GroundedGenerator:
-    """The pipeline ``kgcite ask --path-scorer FOLDER`` runs over ``store``."""
-    assert isinstance(store, SparqlStore)  # the graphs here are embedded stores
-    generator = Runtime(RuntimeConfig(cache=None, path_scorer=folder), store=store).generator("grounded")
-    assert isinstance(generator, GroundedGenerator)
-    return generator
-
-
-def examples_of(source: str) -> Callable[[KGStore, Sequence[QAItem]], list[GroundingExample]]:
-    return lambda store, items: examples_for(store, items, negatives=5, seed=0, source=source)
 
 
 def store_of_file(path: Path) -> KGStore:

@@ -37,6 +37,7 @@ from kgcite.retrieve.scoring import EmbeddingScorer, HybridScorer
 
 if TYPE_CHECKING:  # the document, LLM and ToG-E parts load when a command uses them: a plain ask starts faster
     from kgcite.generate.compose import QuoteAnswerer
+    from kgcite.kg.store import KGStore
     from kgcite.models.llm import LLM
     from kgcite.models.rerank import Reranker
     from kgcite.retrieve.documents import DocumentRetriever
@@ -319,3 +320,13 @@ class Runtime:
                 self.retriever, self.llm, JudgeVerifier(self.judge), constrained=self.config.constrained
             )
         raise ValueError(f"unknown mode {mode!r}; choose grounded or free")
+
+
+def export_answerer(store: KGStore, folder: Path) -> GroundedGenerator:
+    """The pipeline `kgcite ask --path-scorer FOLDER` runs over ``store``, without the response
+    cache: what calibrating an export, choosing its mix and the few-shot benchmark ask
+    (:data:`kgcite.train.grounding.Answerer`)."""
+    assert isinstance(store, SparqlStore)  # the graphs trained and measured on are embedded stores
+    generator = Runtime(RuntimeConfig(cache=None, path_scorer=folder), store=store).generator("grounded")
+    assert isinstance(generator, GroundedGenerator)
+    return generator

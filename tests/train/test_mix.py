@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from kgcite.bench.synthetic import synthetic_graph
-from kgcite.generate.pipeline import GroundedGenerator
-from kgcite.kg.sparql import SparqlStore
-from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import shipped_grounding
-from kgcite.runtime import Runtime, RuntimeConfig
-from kgcite.train.grounding_examples import examples_for, store_of
+from kgcite.runtime import export_answerer
+from kgcite.train.grounding_examples import store_of
 from kgcite.train.mix import choose_mix
 from kgcite.train.paths import QAItem, graph_questions
-
-
-def answerer(store: KGStore, folder: Path) -> GroundedGenerator:
-    assert isinstance(store, SparqlStore)
-    generator = Runtime(RuntimeConfig(cache=None, path_scorer=folder), store=store).generator("grounded")
-    assert isinstance(generator, GroundedGenerator)
-    return generator
 
 
 def test_questions_that_say_the_relations_names_lean_on_the_words() -> None:
@@ -32,8 +20,7 @@ def test_questions_that_say_the_relations_names_lean_on_the_words() -> None:
     mix = choose_mix(
         [(store, items)],
         shipped_grounding(),
-        answerer,
-        lambda s, its: examples_for(s, its, negatives=5, seed=0, source="test"),
+        export_answerer,
         progress=False,
     )
     assert mix.asked == len(items) and mix.default == 0.25

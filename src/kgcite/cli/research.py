@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kgcite.cli.common import (
     json_option,
@@ -27,10 +27,6 @@ from kgcite.evaluate.records.report import QUALITY_ASPECTS, eval_report_markdown
 from kgcite.evaluate.records.suite import FullEvaluation
 from kgcite.experiments import items_with_minimum, removal_conditions, retrieval_conditions, run_experiment
 from kgcite.models.nli import load_nli
-
-if TYPE_CHECKING:
-    from kgcite.generate.pipeline import GroundedGenerator
-    from kgcite.kg.store import KGStore
 
 
 def _bar(total: int, desc: str) -> Any:
@@ -112,6 +108,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
     from kgcite.retrieve.path_scorers import shipped_grounding
     from kgcite.retrieve.topics import find_topics
     from kgcite.runs import dataset_file
+    from kgcite.runtime import export_answerer
     from kgcite.train.grounding import GroundingConfig, adapt_grounding, run_recipe
     from kgcite.train.grounding_examples import examples_for
     from kgcite.train.mix import choose_mix
@@ -124,7 +121,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
         onnx = run_recipe(
             args.out,
             args.graphs,
-            _answerer,
+            export_answerer,
             config,
             metaqa_per_hop=args.metaqa_dev,
             generated=args.generated,
@@ -164,13 +161,7 @@ def cmd_train_paths(args: argparse.Namespace) -> int:
             )
     weight = None
     if not args.keep_mix and examples:
-        mix = choose_mix(
-            sets,
-            base,
-            _answerer,
-            lambda store, items: examples_for(store, items, negatives=5, seed=args.seed, source="mix"),
-            seed=args.seed,
-        )
+        mix = choose_mix(sets, base, export_answerer, seed=args.seed)
         print(mix.table(), file=sys.stderr)
         weight = mix.weight
     out = adapt_grounding(examples, base, args.out, seed=args.seed, lexical_weight=weight)
@@ -280,18 +271,6 @@ def cmd_eval_all(args: argparse.Namespace) -> int:
 
 
 # -- experiments --------------------------------------------------------------------------------
-
-
-def _answerer(store: KGStore, folder: Path) -> GroundedGenerator:
-    """The `ask --path-scorer FOLDER` pipeline over ``store``: what calibrating an export asks."""
-    from kgcite.generate.pipeline import GroundedGenerator
-    from kgcite.kg.sparql import SparqlStore
-    from kgcite.runtime import Runtime, RuntimeConfig
-
-    assert isinstance(store, SparqlStore)  # the dev graphs are embedded stores
-    generator = Runtime(RuntimeConfig(cache=None, path_scorer=folder), store=store).generator("grounded")
-    assert isinstance(generator, GroundedGenerator)
-    return generator
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:

@@ -26,7 +26,6 @@ from kgcite.text.kinds import kind_match, may_answer, name_kind, says_the_same, 
 from kgcite.text.lexicon import (
     CONJUNCTIONS,
     COUNTING,
-    LEADERS,
     PRONOUNS,
     QUESTION_WORDS,
     SHARING,
@@ -43,6 +42,7 @@ from kgcite.text.lexicon import (
     stems,
     teacher_end,
     teaches_at,
+    title_roles,
 )
 from kgcite.text.values import normalize
 
@@ -443,10 +443,6 @@ def walking_order(
     return out
 
 
-#: A name's first word that makes it a leader's title (``head coach``, ``principal conductor``).
-_LEADER_STEMS = frozenset(stem(w) for w in LEADERS)
-
-
 def _head_of(word_stems: list[str], relation: str, taken: frozenset[int]) -> frozenset[int]:
     """Where the question says the role of a leader's title alone ("Who *coaches* X?", "X's
     *coach*" for ``headCoach``, "the *keeper* of X" for ``head keeper``), except at ``taken``
@@ -454,10 +450,8 @@ def _head_of(word_stems: list[str], relation: str, taken: frozenset[int]) -> fro
     graph holding both) or the answer's kind ("Which *winemakers* learned from X?" asks no
     ``head winemaker``). The path scorer's reading counts the head named there too; the two
     readers must agree on what is asked."""
-    if not modifiers(relation) & _LEADER_STEMS:  # "the *garden* looked after by X": no `greenhouseGarden`
-        return frozenset()
-    heads = set(name_stems(relation)) - modifiers(relation)
-    return frozenset(i for i, w in enumerate(word_stems) if w in heads and i not in taken)
+    roles = title_roles(relation)
+    return frozenset(i for i, w in enumerate(word_stems) if w in roles and i not in taken)
 
 
 def _all_of(word_stems: list[str], name: tuple[str, ...], *, weak_ok: bool = True) -> frozenset[int]:

@@ -405,6 +405,7 @@ LEADERS = frozenset(
      "organiser", "organizer", "administrator", "overseer", "convenor"]
 )  # fmt: skip
 #: ("heads" is left out: a word beginning another one names it, and "*head*quartered" asks no leader)
+_LEADER_STEMS = frozenset(stem(w) for w in LEADERS)  # a title's first word (``head coach``)
 LEADING = ("lead", "leads", "led", "leader", "runs", "ran", "boss", "charge", "chairs", "chaired", "manages", "managed")
 #: The words people ask with for the head word of a name (its last content word; or a first
 #: "chief"/"head": ``chief physician``; not ``captain hometown``).
@@ -701,6 +702,16 @@ def kind_positions(said: Sequence[str]) -> frozenset[int]:
     start = next((i + 1 for i, w in enumerate(said) if w in ("what", "which")), len(said))
     stops = STOP | QUESTION_WORDS | FRAMING
     return frozenset(takewhile(lambda i: said[i] not in stops, range(start, min(start + 2, len(said)))))
+
+
+@cache
+def title_roles(relation: str) -> frozenset[str]:
+    """The stems of a leader's title's role (``coach`` of ``headCoach``, ``conductor`` of
+    ``principal conductor``): said alone, they ask the title ("Who *coaches* X?"). None for a name
+    whose first word is no leader's ("the *garden* looked after by X" asks no ``greenhouseGarden``)."""
+    if not modifiers(relation) & _LEADER_STEMS:
+        return frozenset()
+    return frozenset(name_stems(relation)) - modifiers(relation)
 
 
 @cache

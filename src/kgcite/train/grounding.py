@@ -314,7 +314,7 @@ def adapt_grounding(
     """Fine-tune a grounding export to a user's graph from a few examples, in seconds: a linear
     map of the question vector (384 × 384, started at the identity and held near it by ``l2``)
     learnt with the same contrastive loss, the encoder frozen. Writes a complete export
-    (``model.onnx`` copied, ``adapter.npy``, ``grounding.json``) to ``out_dir``;
+    (``model.onnx`` linked or copied, ``adapter.npy``, ``grounding.json``) to ``out_dir``;
     ``lexical_weight``: the mix to keep there (:func:`kgcite.train.mix.choose_mix`), else the base's."""
     import numpy as np
 

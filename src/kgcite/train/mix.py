@@ -16,7 +16,7 @@ import json
 import random
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,15 +25,14 @@ from kgcite.evaluate.metrics.answers import first_is_gold
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.path_scorers import GROUNDING_FILE, GroundingPathScorer
 from kgcite.train.grounding import Answerer, adapt_grounding
-from kgcite.train.grounding_examples import GroundingExample
+from kgcite.train.grounding_examples import examples_for
 from kgcite.train.paths import QAItem
 
 #: The lexical weights tried besides the export's own (0.25 for the shipped model).
 MIX_WEIGHTS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 
-#: A user's graph and its examples (gold chains recovered), and how its examples are made.
+#: A user's graph and its examples (gold chains recovered).
 ExampleSet = tuple[KGStore, Sequence[QAItem]]
-ExamplesOf = Callable[[KGStore, Sequence[QAItem]], list[GroundingExample]]
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,6 @@ def choose_mix(
     sets: Sequence[ExampleSet],
     base: Path,
     answerer: Answerer,
-    examples_of: ExamplesOf,
     *,
     weights: Sequence[float] = MIX_WEIGHTS,
     folds: int = 2,
@@ -64,7 +62,8 @@ def choose_mix(
     progress: bool = True,
 ) -> MixChoice:
     """The lexical weight under which the model adapted on the other folds answers the most
-    held-out examples right (ties: the export's own, then the smaller)."""
+    held-out examples right (ties: the export's own, then the smaller). Each fold is adapted as
+    `train paths --qa` adapts (five wrong chains an example, ``seed``)."""
     default = float(json.loads((base / GROUNDING_FILE).read_text(encoding="utf-8")).get("lexical_weight", 0.0))
     tried = sorted({default, *weights})
     right = dict.fromkeys(tried, 0)
@@ -73,7 +72,9 @@ def choose_mix(
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
             examples = [
-                e for (store, _), parts in zip(sets, split, strict=True) for e in examples_of(store, _rest(parts, k))
+                e
+                for (store, _), parts in zip(sets, split, strict=True)
+                for e in examples_for(store, _rest(parts, k), negatives=5, seed=seed, source=f"fold {k + 1}")
             ]
             folder = adapt_grounding(examples, base, Path(tmp) / f"fold{k}") if examples else base
             for (store, _), parts in zip(sets, split, strict=True):
