@@ -31,7 +31,8 @@ asks `composer`, "Who manages X?" its station manager, "the host of" a show whom
 in words its name does not use is answered where the model's pick is clear: "What tongue is X
 in?", "When did X open?", while "What is the population of X?" is never X's county, and "How big is the hive count of X?"
 is the count, not something asked of it; "Who runs X?" asks its coordinator, or whom it is
-`managed by`, where that is the one in charge it has). Derived questions
+`managed by`, where that is the one in charge it has; a word read as part of one relation's name
+is not read again as another's: "the lifeboat named after X"). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

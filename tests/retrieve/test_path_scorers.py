@@ -186,6 +186,17 @@ def test_a_word_near_one_relation_name_is_a_mention(minilm: EmbeddingScorer) -> 
     assert soft_mentions("Which town is the home city of X?", CLUB, named, minilm) == []
 
 
+def test_a_word_read_into_a_name_is_not_read_again(minilm: EmbeddingScorer) -> None:
+    """ "founding" is part of the mention "founding date": it does not also name ``founded``, else
+    every right chain misses a required hop and a longer one through ``founded`` wins."""
+    relations = ["founding date", "founded", "club", "led by"]
+    question = "Which club lists the entities for which X is the founding date?"
+    lexical = relation_mentions(question, relations)
+    assert [set(m.relations) for m in lexical] == [{"club"}, {"founding date"}]
+    assert soft_mentions(question, relations, lexical, minilm) == []
+    assert lexical[1].words == frozenset({lexical[1].at - 1, lexical[1].at})
+
+
 def test_every_hop_needs_a_word(minilm: EmbeddingScorer) -> None:
     """In place of a one-hop [NA] a path needs a word for each hop: a named relation, or a word
     that names none ("engineer"). No word is left for `father` in "the birthplace of X"."""

@@ -90,6 +90,7 @@ class Mention:
     optional: bool = False  # may be just another word of an earlier mention's name: need not be walked
     kind: bool = False  # says the answer's kind by what a compound name starts from (:func:`kind_mentions`)
     thing: bool = False  # says what a compound name starts from, a thing on the way ("the *hospital* where X works")
+    words: frozenset[int] = frozenset()  # every position read into it ("founding date": both words), ``at`` among them
 
 
 def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
@@ -103,6 +104,7 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
     own = {r: relation_words(r) for r in relations}
     names = {r: content_stems(property_label(r)) for r in relations}
     found: list[tuple[int, dict[str, set[str]]]] = []  # (position, relation → the parts of its name it matched)
+    read: dict[int, set[int]] = {}  # a mention's last position → every position read into it
     optional: set[int] = set()  # positions of mentions that may be part of an earlier one
     for i, q in enumerate(tokens):
         if not q or q.startswith("<"):
@@ -121,6 +123,7 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         if found and found[-1][0] == i - 1:  # adjacent: one mention, the relations both words fit
             last = found[-1][1]
             both = {r: last[r] | m for r, m in hit.items() if r in last}
+            read[i] = read.pop(found[-1][0], {found[-1][0]}) | {i}
             found[-1] = (i, both or {**last, **hit})
             continue
         other_part = next(
@@ -130,6 +133,7 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         if other_part is not None:
             _, m = found[other_part]
             found[other_part] = (found[other_part][0], {r: m[r] | hit.get(r, set()) for r in m})
+            read.setdefault(found[other_part][0], {found[other_part][0]}).add(i)
             continue
         if any(r in m and not (hit[r] & m[r]) for _, m in found for r in hit):
             optional.add(i)  # "team … plays": another word of "member of sports team", or "position played"
@@ -141,7 +145,9 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         thing = all(p <= modifiers(r) for r, p in m.items()) and not any(role_said(r, said, at) for r in m)
         unwalked = at in optional or thing
         says_kind = unwalked and at in kind and all(modifiers(r) for r in m)
-        mentions.append(Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind))
+        mentions.append(
+            Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind, frozenset(read.get(at, {at})))
+        )
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -170,7 +176,7 @@ def soft_mentions(
     if len(labels) < 2:
         return []
     names = list(labels)
-    at = {m.at for m in taken}
+    at = {i for m in taken for i in m.words | {m.at}}  # "founding" in "founding date" is read already
     named = {r for m in taken for r in m.relations}
     free = [
         (i, w)
@@ -189,7 +195,7 @@ def soft_mentions(
         if sims[first] >= min_similarity and sims[first] - sims[second] >= min_margin and not rels & named:
             # "What record *company* …" is like label headquarters: the kind may be its subject's
             says_kind = i in kind and all(modifiers(r) for r in rels)
-            found.append(Mention(i, frozenset(rels), says_kind, says_kind))
+            found.append(Mention(i, frozenset(rels), says_kind, says_kind, words=frozenset({i})))
             named |= rels
     return found
 
