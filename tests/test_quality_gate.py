@@ -32,7 +32,8 @@ in words its name does not use is answered where the model's pick is clear: "Wha
 in?", "When did X open?", while "What is the population of X?" is never X's county, and "How big is the hive count of X?"
 is the count, not something asked of it; "Who runs X?" asks its coordinator, or whom it is
 `managed by`, where that is the one in charge it has; a word read as part of one relation's name
-is not read again as another's: "the lifeboat named after X"). Derived questions
+is not read again as another's: "the lifeboat named after X"; "In which *town* is the compost supplier
+for X based?" asks for a town, reached by the supplier's `hq` as well as by a `site_town`). Derived questions
 give their answer and cite the facts it rests on ("which is older", "how many", yes and no,
 "both", "the oldest of"), and a yes/no about a relation the graph lacks is `[NA]`, never "no". Questions:
 ``tests/data/quality_gate.jsonl``, over the shipped BioKaLMA graph, a railway graph written

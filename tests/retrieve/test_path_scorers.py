@@ -259,13 +259,46 @@ def test_a_kind_named_by_what_a_name_starts_from_is_where_the_chain_ends() -> No
     assert not any(m.optional for m in relation_mentions("In what city is X's label headquartered?", relations))
 
     labels = {"signedTo"}  # the steps that end on labels (things with a labelHeadquarters)
-    scorer = ZeroShotPathScorer(relations, kinds=lambda step, r: step.relation in labels and r == "labelHeadquarters")
+    scorer = ZeroShotPathScorer(
+        relations, kinds=lambda step, k: step.relation in labels and k.relation == "labelHeadquarters"
+    )
     to_label = (Step("performedBy"), Step("signedTo"))
     to_city = (*to_label, Step("labelHeadquarters"))
     bonus = scorer.kind_bonus(q, [to_label, to_city, (Step("producedBy"),)])
     assert list(bonus) == [scorer.kind_cost, 0.0, 0.0]
     assert scorer.names(q, to_label, every=True) and not scorer.names(q, (Step("producedBy"),), every=True)
     assert not scorer.kind_bonus("Who produced X?", [to_label]).any()  # no kind named: nothing added
+
+
+def test_a_kind_said_by_what_a_name_reaches_is_where_the_chain_ends(tmp_path: Path) -> None:
+    """ "Which *works* does X take its water from?" asks for a value of ``suppliesWorks`` (a
+    works), not that that relation be walked: the station's ``drawsFrom`` ends on works, and the
+    way on to the reservoirs supplying them does not."""
+    from kgcite.kg import EmbeddedStore
+    from kgcite.retrieve.path_scorers import graph_kinds, kind_mentions, spare_words
+
+    rows = [
+        ("Skelby Pumping Station", "drawsFrom", "Brackenford WTW"),
+        ("Skelby Pumping Station", "located_in", "Skelby"),
+        ("Ambrel Reservoir", "suppliesWorks", "Brackenford WTW"),
+        ("Thornby Dam", "suppliesWorks", "Ouselby Treatment Works"),
+    ]
+    graph = tmp_path / "water.tsv"
+    graph.write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    store = EmbeddedStore()
+    store.load(graph)
+    q = "Which works does X take its water from?"
+    asked = relation_mentions(q, store.relations())
+    assert [(m.relations, m.optional, m.reached) for m in asked] == [({"suppliesWorks"}, False, True)]
+    assert kind_mentions(asked) == asked and spare_words(q, asked) == 2  # "take", "water"; no hop for "works"
+    scorer = ZeroShotPathScorer(store.relations(), kinds=graph_kinds(store))
+    draws, on = (Step("drawsFrom"),), (Step("drawsFrom"), Step("suppliesWorks", True))
+    there_and_back = (*on, Step("suppliesWorks"))  # walks the relation named: the word's credit is the hop's
+    bonus = scorer.kind_bonus(q, [draws, on, there_and_back, (Step("located_in"),)])
+    assert list(bonus) == [scorer.kind_cost, 0.0, 0.0, 0.0]
+    # required unless the chain ends on works: X's town leaves it out, X's works do not
+    lexical = scorer.lexical(q, [draws, (Step("located_in"),)])
+    assert lexical[0] - lexical[1] >= 1.0  # the penalty for leaving a named relation out
 
 
 def test_what_the_ends_are_called_says_the_kind_they_are(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ from kgcite.text.lexicon import (
     SHARING,
     kind_positions,
     modifiers,
+    opening_kind,
     property_label,
     question_phrases,
     role_said,
@@ -91,6 +92,7 @@ class Mention:
     kind: bool = False  # says the answer's kind by what a compound name starts from (:func:`kind_mentions`)
     thing: bool = False  # says what a compound name starts from, a thing on the way ("the *hospital* where X works")
     words: frozenset[int] = frozenset()  # every position read into it ("founding date": both words), ``at`` among them
+    reached: bool = False  # with ``kind``: says what the name reaches ("Which *works* …": ``suppliesWorks``'s values)
 
 
 def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
@@ -143,11 +145,14 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
     mentions = []
     for at, m in found:
         thing = all(p <= modifiers(r) for r, p in m.items()) and not any(role_said(r, said, at) for r in m)
+        # "Which *works* does X draw on?": the kind asked is what ``suppliesWorks`` reaches; a chain
+        # ending on such things need not walk that hop (:meth:`ZeroShotPathScorer._reading`)
+        head = at == opening_kind(said) and len(read.get(at, {at})) == 1 and not thing
+        head = head and all(len(names[r]) > 1 and p == {names[r][-1]} for r, p in m.items())
         unwalked = at in optional or thing
-        says_kind = unwalked and at in kind and all(modifiers(r) for r in m)
-        mentions.append(
-            Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind, frozenset(read.get(at, {at})))
-        )
+        says_kind = head or (unwalked and at in kind and all(modifiers(r) for r in m))
+        taken = frozenset(read.get(at, {at}))
+        mentions.append(Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind, taken, head))
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -268,7 +273,7 @@ def spare_words(question: str, asked: Sequence[Mention]) -> int:
     tongue" is the mention's own phrase, not a word for another hop), and the answer's kind
     named by what a compound name starts from: "Which *label* is X's band on?" leaves "label"
     for the hop to the band's label (``signed to``)."""
-    return unexplained_words(question, asked, apart=True) + sum(m.kind or m.thing for m in asked)
+    return unexplained_words(question, asked, apart=True) + sum((m.kind and not m.reached) or m.thing for m in asked)
 
 
 def kind_mentions(asked: Sequence[Mention]) -> list[Mention]:
@@ -363,10 +368,11 @@ def graph_examples(store: KGStore, n: int = 3) -> Callable[[Step], Sequence[str]
     return examples
 
 
-def graph_kinds(store: KGStore, n: int = 200) -> Callable[[Step, str], bool]:
-    """Whether a step reaches things that have a relation (some of its first ``n`` far ends are
-    among the relation's first ``n`` subjects): "What *label* …" asks for a thing that has a
-    ``labelHeadquarters``, and a chain ending on bands or cities is no answer to it."""
+def graph_kinds(store: KGStore, n: int = 200) -> Callable[[Step, Step], bool]:
+    """Whether a step reaches things another step reaches too (some of the first ``n`` far ends of
+    each): ``Step(r, True)`` reaches the things that have ``r``, ``Step(r, False)`` its values.
+    "What *label* …" asks for a thing that has a ``labelHeadquarters``, "Which *works* …" for a
+    value of ``suppliesWorks``; a chain ending on bands or reservoirs is no answer to them."""
 
     @functools.cache
     def ends(step: Step) -> frozenset[str]:
@@ -374,12 +380,8 @@ def graph_kinds(store: KGStore, n: int = 200) -> Callable[[Step, str], bool]:
         far = (t.subject_id if step.inverse else t.object_id for t in triples)
         return frozenset(e for e in far if e is not None)
 
-    @functools.cache
-    def starts(relation: str) -> frozenset[str]:
-        return frozenset(t.subject_id for t in store.match(relation=relation, limit=n))
-
-    def reaches(step: Step, relation: str) -> bool:
-        return bool(ends(step) & starts(relation))
+    def reaches(step: Step, kind: Step) -> bool:
+        return bool(ends(step) & ends(kind))
 
     return reaches
 
@@ -492,7 +494,7 @@ class ZeroShotPathScorer:
         type_cost: float = 0.15,
         unnamed_cost: float = 1.0,
         soft: bool = True,
-        kinds: Callable[[Step, str], bool] | None = None,
+        kinds: Callable[[Step, Step], bool] | None = None,
         kind_cost: float = 0.3,  # what ending on the kind a question names is worth
         end_words: Callable[[Step], frozenset[str]] | None = None,
     ) -> None:
@@ -628,7 +630,7 @@ class ZeroShotPathScorer:
         kinds, placing = self.kinds, self._placing
         if step.inverse or not places.reaches_place(step.relation):
             placing += self._reaching
-        return any(kinds(step, r) for r in placing)
+        return any(kinds(step, Step(r, True)) for r in placing)
 
     def _within(self, step: Step, rank: str) -> bool:
         """Whether what a step reaches lies in places of ``rank`` or smaller (the graph's
@@ -637,7 +639,7 @@ class ZeroShotPathScorer:
         if self.kinds is None:
             return False
         kinds, smaller = self.kinds, places.no_larger(rank)
-        return any(places.rank_reached(r) in smaller and kinds(step, r) for r in self._placing)
+        return any(places.rank_reached(r) in smaller and kinds(step, Step(r, True)) for r in self._placing)
 
     @functools.cached_property
     def _placing(self) -> tuple[str, ...]:
@@ -649,19 +651,26 @@ class ZeroShotPathScorer:
         """The graph's other relations whose names say they reach a place (``HOMETOWN``, ``grown at``)."""
         return tuple(r for r in self.relations if places.reaches_place(r) and r not in self._placing)
 
-    def kind_bonus(self, question: str, chains: Sequence[Chain]) -> np.ndarray:
+    def kind_bonus(self, question: str, chains: Sequence[Chain], *, reached: bool = True) -> np.ndarray:
         """``kind_cost`` for each chain that ends on things of the kind the question asks for,
         where it names that kind by what a compound relation name starts from ("What *label* …":
         things with a ``labelHeadquarters``), or by what ``end_words`` says the ends are called
         ("At what *clinic* …": Riverside Clinic): the word names the last hop's end, as a
-        relation word names a hop (:func:`kind_mentions`)."""
+        relation word names a hop (:func:`kind_mentions`). ``reached``: also a kind said by what a
+        name reaches ("Which *works* …": ``suppliesWorks``), a word that names no other hop."""
         out = np.zeros(len(chains), dtype=np.float32)
         if not chains:
             return out
-        named = [m.relations for m in kind_mentions(self.read(question)[0])]
-        if named and self.kinds is not None:
+        said_kinds = [m for m in kind_mentions(self.read(question)[0]) if reached or not m.reached]
+        starts = [Step(r, True) for m in said_kinds if not m.reached for r in m.relations]
+        if self.kinds is not None and (starts or len(said_kinds) > len(starts)):
             kinds = self.kinds
-            out += [self.kind_cost if any(kinds(c[-1], r) for rs in named for r in rs) else 0.0 for c in chains]
+            # a chain walking ``suppliesWorks`` last has the word's credit as a hop already
+            ends_on = [
+                any(kinds(c[-1], k) for k in starts) or any(self._ends_on_value(c[-1], m) for m in said_kinds)
+                for c in chains
+            ]
+            out += self.kind_cost * np.array(ends_on, dtype=np.float32)
         said = words(question)
         asked = {stem(said[i]) for i in kind_words(question)} - _NO_KIND
         if asked and self.end_words is not None:
@@ -677,7 +686,7 @@ class ZeroShotPathScorer:
         that name). A hop no word is left for is a guess: "What is the birthplace of X?" is not
         answered by the birthplace of X's father."""
         asked, _ = self.read(question, frozenset(s.relation for s in chain if s.relation not in self._known))
-        kind = int(bool(chain) and bool(self.kind_bonus(question, [chain]).any()))
+        kind = int(bool(chain) and bool(self.kind_bonus(question, [chain], reached=False).any()))
         if every:
             named = matched_hops(chain, asked) + kind
             things = sum(m.thing for m in asked)  # "the *hospital* where X works" names the hop to it
@@ -696,6 +705,8 @@ class ZeroShotPathScorer:
         starred by X actors"), unless one of the ``left`` question words no relation's name
         explains is left for it: then the model's likeness decides that hop, as :meth:`names`
         already lets it ("What nation is X's home city in?": *nation* for ``country``)."""
+        if self.kinds is not None and chain:  # "Which *works* …" is answered by works, however reached
+            asked = [replace(m, optional=True) if self._ends_on_value(chain[-1], m) else m for m in asked]
         required = [m for m in asked if not m.optional]
         walks_all = matched_hops(chain, required) >= len(required)
         left = left if walks_all else 0  # a chain that leaves a named relation out is no answer anyway
@@ -708,6 +719,14 @@ class ZeroShotPathScorer:
             score -= self.unnamed_cost * max(0, unnamed_hops(chain, asked) - left)
             score -= 0.0 if walks_all else 1.0
         return score
+
+    def _ends_on_value(self, step: Step, mention: Mention) -> bool:
+        """Whether a step, not itself the relation, ends on the kind a mention says by what its
+        relation reaches (``Mention.reached``): "Which *works* …", where ``drawsFrom`` ends on works."""
+        if not mention.reached or self.kinds is None:
+            return False
+        kinds = self.kinds
+        return any(step != Step(r) and kinds(step, Step(r)) for r in mention.relations)
 
     def rescore(self, question: str, chains: Sequence[Chain], near: AbstractSet[str]) -> np.ndarray:
         """:meth:`scores` knowing the relations met around the topic."""
