@@ -28,10 +28,11 @@ answer past a description and a relation named by what its subject did were froz
 observatory and ferry (the same way, after a retrained model was measured and not shipped),
 perfumery, clockmaking and circus (the same way, after the rules reading what a question asks of a
 described thing with a verb were frozen), library and alpine, brigade, cycling and bakery,
-vetnetwork, lawfirm and skiresort, museum, esports and lifeboat, philharmonic, allotment and airline,
-lighthouse, glassworks and rowing, canal, seedbank and buses, water, dance and bells, beekeeping, cartography and
-radio (the same way, each measured once, development sets since), all with
-2-hop questions in words that are not the relations' names; port
+vetnetwork, lawfirm and skiresort, museum, esports and lifeboat, philharmonic, allotment and
+airline, lighthouse, glassworks and rowing, canal, seedbank and buses, water, dance and bells,
+beekeeping, cartography and radio, orchards, bookbinding and textiles (the same way, each measured
+once, development sets since), all with 2-hop questions in words that are not the relations'
+names; port
 (held out from the zero-shot scorer), lab (a development set), and questions generated from
 BioKaLMA in phrasings training never uses. A question with no gold answer is right when the
 output is ``[NA]``.
@@ -240,6 +241,9 @@ GRAPHS = (
     "beekeeping",
     "cartography",
     "radio",
+    "orchards",
+    "bookbinding",
+    "textiles",
     "port",
 )
 
