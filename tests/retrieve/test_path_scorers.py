@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from kgcite.kg.store import KGStore
 from kgcite.models.embed import OnnxMiniLM
 from kgcite.retrieve.path_scorers import (
     Mention,
@@ -270,11 +271,20 @@ def test_a_kind_named_by_what_a_name_starts_from_is_where_the_chain_ends() -> No
     assert not scorer.kind_bonus("Who produced X?", [to_label]).any()  # no kind named: nothing added
 
 
+def store_of_rows(path: Path, rows: list[tuple[str, str, str]]) -> KGStore:
+    """The embedded store loaded from ``rows`` written as a TSV file at ``path``."""
+    from kgcite.kg import EmbeddedStore
+
+    path.write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    store = EmbeddedStore()
+    store.load(path)
+    return store
+
+
 def test_a_kind_said_by_what_a_name_reaches_is_where_the_chain_ends(tmp_path: Path) -> None:
     """ "Which *works* does X take its water from?" asks for a value of ``suppliesWorks`` (a
     works), not that that relation be walked: the station's ``drawsFrom`` ends on works, and the
     way on to the reservoirs supplying them does not."""
-    from kgcite.kg import EmbeddedStore
     from kgcite.retrieve.path_scorers import graph_kinds, kind_mentions, spare_words
 
     rows = [
@@ -283,10 +293,7 @@ def test_a_kind_said_by_what_a_name_reaches_is_where_the_chain_ends(tmp_path: Pa
         ("Ambrel Reservoir", "suppliesWorks", "Brackenford WTW"),
         ("Thornby Dam", "suppliesWorks", "Ouselby Treatment Works"),
     ]
-    graph = tmp_path / "water.tsv"
-    graph.write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
-    store = EmbeddedStore()
-    store.load(graph)
+    store = store_of_rows(tmp_path / "water.tsv", rows)
     q = "Which works does X take its water from?"
     asked = relation_mentions(q, store.relations())
     assert [(m.relations, m.optional, m.reached) for m in asked] == [({"suppliesWorks"}, False, True)]
@@ -304,7 +311,6 @@ def test_a_kind_said_by_what_a_name_reaches_is_where_the_chain_ends(tmp_path: Pa
 def test_what_the_ends_are_called_says_the_kind_they_are(tmp_path: Path) -> None:
     """ "At what *clinic* …" ends on things a third of whose labels say so, or whose compound
     relation names start from it (``hospital in``: hospitals); not on people nor towns."""
-    from kgcite.kg import EmbeddedStore
     from kgcite.retrieve.path_scorers import graph_end_words
 
     rows = [
@@ -316,10 +322,7 @@ def test_what_the_ends_are_called_says_the_kind_they_are(tmp_path: Path) -> None
         ("Northgate Infirmary", "hospital in", "Pellham"),
         ("Riverside Clinic", "chief physician", "Dr Lena Hoff"),
     ]
-    graph = tmp_path / "hospital.tsv"
-    graph.write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
-    store = EmbeddedStore()
-    store.load(graph)
+    store = store_of_rows(tmp_path / "hospital.tsv", rows)
     ends = graph_end_words(store)
     practises, chief = Step("practises at"), Step("chief physician")
     assert {stem("clinic"), stem("hospital")} <= ends(practises)  # a label's word; `hospital in`'s role

@@ -89,7 +89,7 @@ class Mention:
     at: int
     relations: frozenset[str]
     optional: bool = False  # may be just another word of an earlier mention's name: need not be walked
-    kind: bool = False  # says the answer's kind by what a compound name starts from (:func:`kind_mentions`)
+    kind: bool = False  # says the answer's kind by what a compound name starts from, or reaches (:func:`kind_mentions`)
     thing: bool = False  # says what a compound name starts from, a thing on the way ("the *hospital* where X works")
     words: frozenset[int] = frozenset()  # every position read into it ("founding date": both words), ``at`` among them
     reached: bool = False  # with ``kind``: says what the name reaches ("Which *works* …": ``suppliesWorks``'s values)
@@ -152,7 +152,9 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         unwalked = at in optional or thing
         says_kind = head or (unwalked and at in kind and all(modifiers(r) for r in m))
         taken = frozenset(read.get(at, {at}))
-        mentions.append(Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind, taken, head))
+        mentions.append(
+            Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind, words=taken, reached=head)
+        )
     for share in (i for i, t in enumerate(tokens) if t.startswith("<") and t != "<topic>"):
         after = sorted((m for m in mentions if m.at > share), key=lambda m: m.at)
         target = after[0] if after else max(mentions, key=lambda m: m.at, default=None)
@@ -272,7 +274,8 @@ def spare_words(question: str, asked: Sequence[Mention]) -> int:
     """:func:`unexplained_words` that stand apart from every mention ("tongue" in "mother
     tongue" is the mention's own phrase, not a word for another hop), and the answer's kind
     named by what a compound name starts from: "Which *label* is X's band on?" leaves "label"
-    for the hop to the band's label (``signed to``)."""
+    for the hop to the band's label (``signed to``); one named by what a name reaches ("Which
+    *works* …") leaves nothing: the chain ends on works, or walks ``suppliesWorks``."""
     return unexplained_words(question, asked, apart=True) + sum((m.kind and not m.reached) or m.thing for m in asked)
 
 
@@ -663,7 +666,7 @@ class ZeroShotPathScorer:
             return out
         said_kinds = [m for m in kind_mentions(self.read(question)[0]) if reached or not m.reached]
         starts = [Step(r, True) for m in said_kinds if not m.reached for r in m.relations]
-        if self.kinds is not None and (starts or len(said_kinds) > len(starts)):
+        if said_kinds and self.kinds is not None:
             kinds = self.kinds
             # a chain walking ``suppliesWorks`` last has the word's credit as a hop already
             ends_on = [
