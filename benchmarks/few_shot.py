@@ -4,10 +4,10 @@ of its questions (``kgcite train paths --qa``), on that graph's other questions.
 Graphs outside training: synthetic graphs of seeds no training run draws (their questions in the
 held-out phrasings; the first seed's curve in full, the others at 0 and 50 examples, so a rule
 found on one graph is seen on graphs it was not found on), and the football graph written after
-the model was frozen (44 questions: the curve stops at 20 there). The held-out questions are fixed per graph before any example is
-drawn; every point adapts the shipped model afresh, twice: the adapter alone (``--keep-mix``)
-and with the mix of model and relation words chosen on the examples (``kgcite.train.mix``, the
-default). Answers go through the ``Answerer`` (``Runtime.generator("grounded").answer_many``), as
+the model was frozen (44 questions: the curve stops at 20 there). The held-out questions are
+fixed per graph before any example is drawn; every point adapts the shipped model afresh, twice:
+the adapter alone (``--keep-mix``) and with the mix of model and relation words chosen on the
+examples (``kgcite.train.mix``, the default). Answers go through the ``Answerer`` (``Runtime.generator("grounded").answer_many``), as
 ``kgcite run`` answers a dataset; the baseline, same run, is the zero-shot scorer.
 
     python benchmarks/few_shot.py [--test 100] [--seeds 7001 7002 7003] [--quick]

@@ -147,11 +147,11 @@ def relation_mentions(question: str, relations: Sequence[str]) -> list[Mention]:
         thing = all(p <= modifiers(r) for r, p in m.items()) and not any(role_said(r, said, at) for r in m)
         # "Which *works* does X draw on?": the kind asked is what ``suppliesWorks`` reaches; a chain
         # ending on such things need not walk that hop (:meth:`ZeroShotPathScorer._reading`)
-        head = at == opening_kind(said) and len(read.get(at, {at})) == 1 and not thing
+        taken = frozenset(read.get(at, {at}))
+        head = at == opening_kind(said) and len(taken) == 1 and not thing
         head = head and all(len(names[r]) > 1 and p == {names[r][-1]} for r, p in m.items())
         unwalked = at in optional or thing
         says_kind = head or (unwalked and at in kind and all(modifiers(r) for r in m))
-        taken = frozenset(read.get(at, {at}))
         mentions.append(
             Mention(at, frozenset(m), unwalked, says_kind, thing and not says_kind, words=taken, reached=head)
         )

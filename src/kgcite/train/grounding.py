@@ -24,6 +24,7 @@ import math
 import os
 import platform
 import random
+import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -360,8 +361,6 @@ def adapt_grounding(
 def _link_or_copy(source: Path, target: Path) -> None:
     """The encoder an adapted export shares with its base, hard-linked where the file system allows
     (an adaptation is 22 MB less each time), else copied: the export stands alone either way."""
-    import shutil
-
     target.unlink(missing_ok=True)
     try:
         os.link(source, target)
