@@ -287,6 +287,19 @@ def test_ask_a_two_hop_question_of_a_graph_file(tmp_path: Path) -> None:
     assert (
         "[1] Night Ferry · written by · Tomas Reyl" in res.stdout and "[2] Tomas Reyl · born in · Aarhus" in res.stdout
     )
+    # --json reads out what was asked on a walked answer too, not only on a lookup
+    res = kgcite(
+        "ask",
+        "--kg",
+        str(kb),
+        "--path-scorer",
+        "zero-shot",
+        "--no-cache",
+        "--json",
+        "where was the writer of Night Ferry born",
+    )
+    answer = json.loads(res.stdout)
+    assert answer["path"] and answer["asked"]["parts"], answer
 
 
 def test_eval_answers_names_a_line_without_predictions(tmp_path: Path) -> None:

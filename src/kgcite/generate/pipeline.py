@@ -432,7 +432,8 @@ class GroundedGenerator(Generator):
             notes: list[str] = [n for le in retrieval.linked if (n := le.note())] + list(plan.notes)
             if isinstance(evidence, Chain):
                 answer = self.path_answer(evidence, notes)
-                out.append(replace(answer, timings=retrieval.timings.merged(answer.timings)))
+                asked = self.planner.reading(retrieval).to_dict()  # what was asked, as on every other answer
+                out.append(replace(answer, timings=retrieval.timings.merged(answer.timings), asked=asked))
                 continue
             done = evidence if isinstance(evidence, Derivation) else None
             template = plan.sentences
