@@ -271,33 +271,15 @@ def test_ask_a_two_hop_question_of_a_graph_file(tmp_path: Path) -> None:
 
     kb = tmp_path / "books.tsv"
     kb.write_text(BOOKS)
-    res = kgcite(
-        "ask",
-        "--kg",
-        str(kb),
-        "--path-scorer",
-        "zero-shot",
-        "--no-cache",
-        "--topic",
-        "Night Ferry",
-        "where was the writer of Night Ferry born",
-    )
+    ask = ("ask", "--kg", str(kb), "--path-scorer", "zero-shot", "--no-cache")
+    res = kgcite(*ask, "--topic", "Night Ferry", "where was the writer of Night Ferry born")
     assert res.returncode == 0, res.stderr
     assert "Night Ferry" in res.stdout and "Aarhus" in res.stdout
     assert (
         "[1] Night Ferry · written by · Tomas Reyl" in res.stdout and "[2] Tomas Reyl · born in · Aarhus" in res.stdout
     )
     # --json reads out what was asked on a walked answer too, not only on a lookup
-    res = kgcite(
-        "ask",
-        "--kg",
-        str(kb),
-        "--path-scorer",
-        "zero-shot",
-        "--no-cache",
-        "--json",
-        "where was the writer of Night Ferry born",
-    )
+    res = kgcite(*ask, "--json", "where was the writer of Night Ferry born")
     answer = json.loads(res.stdout)
     assert answer["path"] and answer["asked"]["parts"], answer
 

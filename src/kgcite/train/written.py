@@ -30,6 +30,7 @@ from kgcite.kg.loaders import shipped_data
 from kgcite.kg.model import Entity
 from kgcite.kg.store import KGStore
 from kgcite.retrieve.paths import Chain, GraphWalker, Layer, Step
+from kgcite.text.lexicon import property_label
 from kgcite.train.grounding_examples import GroundingExample, examples_for, store_of
 from kgcite.train.paths import QAItem, describe, walker_for
 from kgcite.train.relation_split import PropertyName, property_split, read_property_names
@@ -133,7 +134,7 @@ def written_graph_examples(
             props.append(names[pid])
             by_label[names[pid].label] = said
     for name, said in read_phrasings("schemaorg").items():
-        label = _words(name)
+        label = property_label(name)  # the identifier reader: ``hasMemberProgram`` → has member program
         props.append(PropertyName(f"schema:{name}", label, (), "wikibase-item"))
         by_label[label] = said
     out: list[GroundingExample] = []
@@ -155,13 +156,3 @@ def written_film_examples(
     phrasings = {r: p for r, p in read_phrasings("films").items() if r in set(store.relations())}
     items = _asked(store, phrasings, per_direction, seed)
     return examples_for(store, items, negatives=negatives, seed=seed, source="written-films")
-
-
-def _words(name: str) -> str:
-    """``hasMemberProgram`` → ``has member program``."""
-    out: list[str] = []
-    for c in name:
-        if c.isupper() and out and out[-1] != " ":
-            out.append(" ")
-        out.append(c.lower())
-    return "".join(out)
